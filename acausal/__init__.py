@@ -1,0 +1,43 @@
+"""acausal: equation-based component modeling in Python (sympy in, CasADi out).
+
+Declare components with connectors and sympy relations, compose them into models, and
+compile: flattening, alias elimination, Pantelides index reduction, dummy-derivative state
+selection, BLT sorting and tearing, then CasADi functions integrated with SUNDIALS.
+"""
+
+from .codegen import register_function
+from .compiler import CompiledSystem, compile_model
+from .errors import (
+    AcausalError,
+    InitializationError,
+    ModelDefinitionError,
+    OverdeterminedError,
+    ParameterError,
+    SimulationError,
+    StructuralError,
+    StructurallySingularError,
+    UnconnectedConnectorError,
+    UnderdeterminedError,
+    UnknownNameError,
+)
+from .model import Component, Connection, Connector, Flow, Parameter, Potential, Variable, connect
+from .simulate import simulate
+from .solution import Solution
+from .symbolic import Eq, der, time
+
+
+def compile(model: Component) -> CompiledSystem:  # noqa: A001 - the natural name for users
+    """Compile a model instance into a :class:`CompiledSystem`."""
+    return compile_model(model)
+
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AcausalError", "CompiledSystem", "Component", "Connection", "Connector", "Eq", "Flow",
+    "InitializationError", "ModelDefinitionError", "OverdeterminedError", "Parameter",
+    "ParameterError", "Potential", "SimulationError", "Solution", "StructuralError",
+    "StructurallySingularError", "UnconnectedConnectorError", "UnderdeterminedError",
+    "UnknownNameError", "Variable", "compile", "connect", "der", "register_function",
+    "simulate", "time",
+]

@@ -1,0 +1,169 @@
+"""Translation of sympy expressions to CasADi SX through one function registry.
+
+Every sympy function a model may use maps to a CasADi implementation here. ``library/`` (or a
+user) adds smooth functions with :func:`register_function`. Unknown functions raise an error that
+names the function and says how to register it.
+
+``Piecewise`` becomes nested ``if_else``; relations and logic become CasADi's 0/1 comparisons.
+These generate no events: they are evaluated as written (Modelica ``noEvent`` semantics).
+``DiracDelta`` (which sympy produces when differentiating ``sign`` or ``Heaviside``) is zero
+everywhere it is evaluated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import casadi as ca
+import sympy as sp
+
+from .errors import ModelDefinitionError
+
+
+def _fold(op):
+    def f(*args):
+        out = args[0]
+        for a in args[1:]:
+            out = op(out, a)
+        return out
+    return f
+
+
+def _heaviside(x, h0=0.5):
+    return ca.if_else(x > 0, 1, ca.if_else(x < 0, 0, h0))
+
+
+def _mod(a, b):
+    return a - b * ca.floor(a / b)  # sympy's Mod: the result has the sign of the divisor
+
+
+_REGISTRY: dict[type, Callable[..., Any]] = {
+    sp.sin: ca.sin, sp.cos: ca.cos, sp.tan: ca.tan,
+    sp.asin: ca.asin, sp.acos: ca.acos, sp.atan: ca.atan, sp.atan2: ca.atan2,
+    sp.sinh: ca.sinh, sp.cosh: ca.cosh, sp.tanh: ca.tanh,
+    sp.asinh: ca.asinh, sp.acosh: ca.acosh, sp.atanh: ca.atanh,
+    sp.exp: ca.exp, sp.log: ca.log, sp.Abs: ca.fabs, sp.sign: ca.sign,
+    sp.floor: ca.floor, sp.ceiling: ca.ceil, sp.erf: ca.erf,
+    sp.Min: _fold(ca.fmin), sp.Max: _fold(ca.fmax),
+    sp.Heaviside: _heaviside, sp.DiracDelta: lambda *a: 0.0, sp.Mod: _mod,
+    sp.And: _fold(ca.logic_and), sp.Or: _fold(ca.logic_or), sp.Not: ca.logic_not,
+}
+
+
+def register_function(sympy_function: type, casadi_implementation: Callable[..., Any]) -> None:
+    """Tell the code generator how to evaluate ``sympy_function`` (a sympy Function class).
+
+    ``casadi_implementation`` receives the CasADi arguments and returns a CasADi expression.
+    sympy must also know the function's derivative (define ``fdiff``) if it appears in equations
+    that index reduction differentiates.
+    """
+    if not (isinstance(sympy_function, type) and issubclass(sympy_function, sp.Basic)):
+        raise ModelDefinitionError(f"register_function needs a sympy Function class, got "
+                                   f"{sympy_function!r}.")
+    _REGISTRY[sympy_function] = casadi_implementation
+
+
+def _lookup(cls: type):
+    for klass in cls.__mro__:
+        impl = _REGISTRY.get(klass)
+        if impl is not None:
+            return impl
+    return None
+
+
+class Translator:
+    """Translate sympy expressions to SX, sharing a cache of already translated sub-trees."""
+
+    def __init__(self, symbol_map: dict[sp.Symbol, Any]) -> None:
+        self.symbol_map = symbol_map
+        self.cache: dict[sp.Basic, Any] = {}
+
+    def __call__(self, expr: Any) -> Any:
+        if isinstance(expr, (int, float)):
+            return float(expr)
+        return self._tr(sp.sympify(expr))
+
+    def _tr(self, e: sp.Basic):
+        cached = self.cache.get(e)
+        if cached is not None:
+            return cached
+        out = self._translate(e)
+        self.cache[e] = out
+        return out
+
+    def _translate(self, e: sp.Basic):
+        if e.is_Symbol:
+            try:
+                return self.symbol_map[e]
+            except KeyError:
+                raise ModelDefinitionError(f"No value for symbol '{e}' in generated code.") from None
+        if e.is_Number or e is sp.pi or e is sp.E or isinstance(e, sp.NumberSymbol):
+            return float(e)
+        if e.is_Add:
+            args = [self._tr(a) for a in e.args]
+            out = args[0]
+            for a in args[1:]:
+                out = out + a
+            return out
+        if e.is_Mul:
+            args = list(e.args)
+            if args[0] == -1:  # -x stays a negation instead of a multiplication
+                rest = self._tr(sp.Mul(*args[1:], evaluate=False)) if len(args) > 2 \
+                    else self._tr(args[1])
+                return -rest
+            num = [a for a in args if not (a.is_Pow and a.exp.is_Number and a.exp < 0)]
+            den = [a.base ** (-a.exp) for a in args if a.is_Pow and a.exp.is_Number and a.exp < 0]
+            out = None
+            for a in num:
+                t = self._tr(a)
+                out = t if out is None else out * t
+            out = 1.0 if out is None else out
+            for a in den:
+                out = out / self._tr(a)
+            return out
+        if e.is_Pow:
+            base, exp = e.args
+            b = self._tr(base)
+            if exp == sp.S.Half:
+                return ca.sqrt(b)
+            if exp == -1:
+                return 1.0 / b
+            if exp.is_Integer:
+                n = int(exp)
+                if n == 2:
+                    return b * b
+                return ca.constpow(b, n) if n > 0 else 1.0 / ca.constpow(b, -n)
+            if exp.is_Number:
+                return ca.constpow(b, float(exp))
+            return b ** self._tr(exp)
+        if isinstance(e, sp.Piecewise):
+            out = float("nan")
+            for expr, cond in reversed(e.args):
+                value = self._tr(expr)
+                if cond is sp.true:
+                    out = value
+                else:
+                    out = ca.if_else(self._tr(cond), value, out)
+            return out
+        if isinstance(e, sp.core.relational.Relational):
+            a, b = self._tr(e.lhs), self._tr(e.rhs)
+            op = e.rel_op
+            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b,
+                    "==": a == b, "!=": a != b}[op]
+        if e is sp.true:
+            return 1.0
+        if e is sp.false:
+            return 0.0
+        impl = _lookup(type(e))
+        if impl is None:
+            raise ModelDefinitionError(
+                f"The code generator does not know the function '{type(e).__name__}' (in "
+                f"{e}). Register a CasADi implementation with acausal.register_function().")
+        return impl(*[self._tr(a) for a in e.args])
+
+
+def translate(exprs, symbol_map: dict[sp.Symbol, Any]) -> list:
+    """Translate a list of sympy expressions with a fresh translator."""
+    tr = Translator(symbol_map)
+    return [tr(e) for e in exprs]

@@ -1,0 +1,329 @@
+"""The compiler: runs the passes in order and emits CasADi functions.
+
+    Component tree --flatten--> FlatSystem --alias--> --check--> --Pantelides-->
+    --dummy derivatives--> --BLT/tearing--> CompiledSystem (CasADi SX functions)
+
+The generated system is ``der(x) = f(t, x, z, p)``, ``0 = g(t, x, z, p)`` where ``x`` are the
+selected states, ``z`` the tear variables of nonlinear (or large linear) algebraic loops (empty for
+an ODE), and ``p`` every numeric parameter, so that changing a parameter never recompiles.
+Every other variable is an observed expression of ``(t, x, z, p)``.
+"""
+
+from __future__ import annotations
+
+import time as _time
+from collections import ChainMap
+from dataclasses import dataclass, field
+from typing import Any
+
+import casadi as ca
+import numpy as np
+import sympy as sp
+
+from .codegen import Translator
+from .errors import ParameterError, UnknownNameError, did_you_mean
+from .flatten import FlatSystem, flatten
+from .model import Component
+from .structure.alias import AliasMap, eliminate_aliases
+from .structure.blt import blt, tear_block
+from .structure.checks import check_structure
+from .structure.dummy_derivatives import select_dummy_derivatives, states_after_selection
+from .structure.pantelides import pantelides
+from .structure.system import EquationSystem, build_equation_system, replace_derivatives
+from .symbolic import der, latex_symbol_names, time
+
+#: Largest linear algebraic loop (in tear variables) solved symbolically; larger ones go to IDAS.
+MAX_SYMBOLIC_LINEAR_LOOP = 12
+
+
+@dataclass
+class CompiledSystem:
+    """A compiled model: CasADi functions plus everything needed to name and explain them."""
+
+    model_name: str
+    flat: FlatSystem
+    system: EquationSystem  # after alias elimination and index reduction
+    aliases: AliasMap
+    dummies: set[int]
+    states: list[int]  # variable indices (in ``system``) of the states
+    algebraics: list[int]  # variable indices of the DAE's algebraic variables z
+    t: ca.SX
+    x: ca.SX
+    z: ca.SX
+    p: ca.SX
+    ode: ca.SX
+    alg: ca.SX
+    observed: ca.SX  # value of every variable of ``system``, in index order
+    parameter_names: list[str]
+    parameter_values: np.ndarray
+    initial_residuals: list[tuple[Any, str]] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    _functions: dict = field(default_factory=dict, repr=False)
+
+    # -- sizes and names -------------------------------------------------------------------
+    @property
+    def state_names(self) -> list[str]:
+        return [self.system.name(v) for v in self.states]
+
+    @property
+    def algebraic_names(self) -> list[str]:
+        return [self.system.name(v) for v in self.algebraics]
+
+    @property
+    def is_ode(self) -> bool:
+        return self.z.numel() == 0
+
+    @property
+    def n_states(self) -> int:
+        return len(self.states)
+
+    def parameters(self) -> dict[str, float]:
+        """Default value of every numeric parameter, by dotted name."""
+        return dict(zip(self.parameter_names, self.parameter_values.tolist()))
+
+    def parameter_vector(self, params: dict[str, float] | None = None) -> np.ndarray:
+        """The parameter vector with the given overrides (names checked, values finite)."""
+        p = self.parameter_values.copy()
+        if not params:
+            return p
+        index = self._parameter_index()
+        for name, value in params.items():
+            if name not in index:
+                hint = did_you_mean(name, self.parameter_names)
+                raise ParameterError(f"'{name}' is not a parameter of {self.model_name}.{hint}")
+            try:
+                value = float(value)
+            except (TypeError, ValueError):
+                raise ParameterError(f"Parameter '{name}' got {value!r}; give a real number.") \
+                    from None
+            if not np.isfinite(value):
+                raise ParameterError(f"Parameter '{name}' got the non-finite value {value}; "
+                                     "give a finite real number.")
+            p[index[name]] = value
+        return p
+
+    def _parameter_index(self) -> dict[str, int]:
+        idx = self._functions.get("param_index")
+        if idx is None:
+            idx = {n: i for i, n in enumerate(self.parameter_names)}
+            self._functions["param_index"] = idx
+        return idx
+
+    def function(self, which: str) -> ca.Function:
+        """CasADi Function ``ode``, ``alg`` or ``observed`` with inputs (t, x, z, p)."""
+        f = self._functions.get(which)
+        if f is None:
+            out = {"ode": self.ode, "alg": self.alg, "observed": self.observed}[which]
+            f = ca.Function(which, [self.t, self.x, self.z, self.p], [out],
+                            ["t", "x", "z", "p"], [which])
+            self._functions[which] = f
+        return f
+
+    def locate(self, name: str) -> tuple[float, int]:
+        """``(sign, index)`` with ``value(name) = sign * observed[index]`` (index -1: zero)."""
+        loc = self._functions.get("locations")
+        if loc is None:
+            loc = {self.system.name(v): (1.0, v) for v in range(self.system.n_vars)}
+            for old, name_old in enumerate(self.aliases.names):
+                loc.setdefault(name_old, (float(self.aliases.sign[old]),
+                                          self.aliases.target[old]))
+            self._functions["locations"] = loc
+        if name not in loc:
+            hint = did_you_mean(name, list(loc) + self.parameter_names)
+            raise UnknownNameError(f"'{name}' is not a variable of {self.model_name}.{hint}")
+        return loc[name]
+
+    def variable_names(self) -> list[str]:
+        """Every variable name the model has (declared, derivatives, aliases)."""
+        self.locate(self.system.name(0)) if self.system.n_vars else None
+        return sorted(self._functions.get("locations", {}))
+
+    # -- symbolic output -------------------------------------------------------------------
+    def equations(self, reduced: bool = False) -> list[sp.Basic]:
+        """The flattened equations as written (``reduced=False``), or the index-reduced system
+        the code is generated from: alias-free, with differentiated constraints, dummy
+        derivatives marked by name, in sympy form."""
+        if not reduced:
+            return self.flat.equations_as_sympy()
+        out = []
+        for e in range(self.system.n_eqs):
+            out.append(sp.Eq(self.system.residuals[e], 0, evaluate=False))
+        return out
+
+    def to_latex(self, reduced: bool = False) -> str:
+        """LaTeX of the equations (one per line, aligned at the equals sign)."""
+        eqs = self.equations(reduced)
+        syms = set()
+        for e in eqs:
+            syms |= e.free_symbols
+        names = latex_symbol_names(syms)
+        lines = [sp.latex(e, symbol_names=names).replace("=", "&=", 1) for e in eqs]
+        return "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}"
+
+    def summary(self) -> str:
+        """Counts, chosen states and what index reduction did, as text."""
+        n_diff = sum(1 for e in range(self.system.n_eqs) if self.system.diff_to_eq[e] != -1)
+        lines = [
+            f"model {self.model_name}",
+            f"  flattened: {len(self.flat.equations)} equations, {len(self.flat.variables)} "
+            f"variables, {len(self.parameter_names)} parameters",
+            f"  after alias elimination and index reduction: {self.system.n_eqs} equations "
+            f"({n_diff} differentiated), {self.system.n_vars} variables",
+            f"  states ({self.n_states}): {', '.join(self.state_names) or '-'}",
+            f"  dummy derivatives: {', '.join(sorted(self.system.name(v) for v in self.dummies)) or '-'}",
+            f"  algebraic (DAE) variables: {', '.join(self.algebraic_names) or '-'}",
+            f"  integrator: {'CVODES (ODE)' if self.is_ode else 'IDAS (index-1 DAE)'}",
+        ]
+        return "\n".join(lines)
+
+    def simulate(self, t_end: float, **options: Any):
+        """Simulate this compiled system (see :func:`acausal.simulate`)."""
+        from .simulate import simulate_compiled
+
+        return simulate_compiled(self, t_end, **options)
+
+
+def _start_point(system: EquationSystem) -> dict[int, float]:
+    point = {}
+    for v, info in enumerate(system.info):
+        if info is None:
+            continue
+        value = info.guess if info.guess is not None else info.start
+        if value is not None:
+            try:
+                point[v] = float(value)
+            except (TypeError, ValueError):
+                pass
+    return point
+
+
+def compile_model(model: Component) -> CompiledSystem:
+    """Compile a model (a Component instance) into a :class:`CompiledSystem`."""
+    timings: dict[str, float] = {}
+    clock = _time.perf_counter()
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = _time.perf_counter()
+        timings[name] = now - clock
+        clock = now
+
+    flat = flatten(model)
+    lap("flatten")
+    system = build_equation_system(flat)
+    check_structure(system)
+    lap("structure")
+    reduced, aliases = eliminate_aliases(system)
+    lap("alias")
+    matching = pantelides(reduced)
+    del matching
+    lap("pantelides")
+    param_values = {p.symbol: float(p.value) for p in flat.parameters}
+    dummies = select_dummy_derivatives(reduced, _start_point(reduced), param_values)
+    states = states_after_selection(reduced, dummies)
+    lap("state selection")
+    state_set = set(states)
+    unknowns = [v for v in range(reduced.n_vars) if v not in state_set]
+    blocks = blt(reduced, unknowns)
+    lap("blt")
+    compiled = _generate(model, flat, reduced, aliases, dummies, states, blocks)
+    lap("codegen")
+    compiled.timings = timings
+    return compiled
+
+
+def _generate(model, flat, system: EquationSystem, aliases, dummies, states, blocks):
+    t = ca.SX.sym("t")
+    x = ca.SX.sym("x", len(states))
+    p = ca.SX.sym("p", len(flat.parameters))
+    values: dict[sp.Symbol, Any] = {time: t}
+    for i, prm in enumerate(flat.parameters):
+        values[prm.symbol] = p[i]
+    for i, v in enumerate(states):
+        values[system.symbols[v]] = x[i]
+    z_syms: list[ca.SX] = []
+    algebraics: list[int] = []
+    alg_res: list[ca.SX] = []
+    global_tr = Translator(values)
+    for block in blocks:
+        torn = tear_block(system, block)
+        if not torn.tears:
+            for v, _, expr in torn.assignments:
+                values[system.symbols[v]] = global_tr(expr)
+            continue
+        tear_syms = [system.symbols[v] for v in torn.tears]
+        local = ca.SX.sym("tear", len(torn.tears))
+        tr1 = Translator(ChainMap({s: local[i] for i, s in enumerate(tear_syms)}, values))
+        # assigned variables inside the loop, expressed in the tear variables
+        for v, _, expr in torn.assignments:
+            tr1.symbol_map.maps[0][system.symbols[v]] = tr1(expr)
+        res = ca.vertcat(*[tr1(system.residuals[e]) for e in torn.residual_eqs])
+        jac = ca.jacobian(res, local)
+        solved = None
+        if len(torn.tears) <= MAX_SYMBOLIC_LINEAR_LOOP and not ca.depends_on(jac, local):
+            b = ca.substitute(res, local, ca.DM.zeros(len(torn.tears)))
+            solved = ca.solve(jac, -b) if len(torn.tears) > 1 else -b / jac
+            tear_values = [solved[i] for i in range(len(torn.tears))]
+        else:
+            tear_values = []
+            for v in torn.tears:
+                zi = ca.SX.sym(system.name(v))
+                z_syms.append(zi)
+                algebraics.append(v)
+                tear_values.append(zi)
+        tr2 = Translator(ChainMap({s: tear_values[i] for i, s in enumerate(tear_syms)}, values))
+        for s, val in zip(tear_syms, tear_values):
+            values[s] = val
+        for v, _, expr in torn.assignments:
+            values[system.symbols[v]] = tr2(expr)
+            tr2.symbol_map.maps[0][system.symbols[v]] = values[system.symbols[v]]
+        if solved is None:
+            alg_res.extend(tr2(system.residuals[e]) for e in torn.residual_eqs)
+    z = ca.vertcat(*z_syms) if z_syms else ca.SX(0, 1)
+    ode = ca.vertcat(*[values[system.symbols[system.var_to_diff[v]]] for v in states]) \
+        if states else ca.SX(0, 1)
+    alg = ca.vertcat(*alg_res) if alg_res else ca.SX(0, 1)
+    observed = ca.vertcat(*[values[s] for s in system.symbols])
+
+    compiled = CompiledSystem(
+        model_name=flat.model_name, flat=flat, system=system, aliases=aliases, dummies=dummies,
+        states=states, algebraics=algebraics, t=t, x=x, z=z, p=p, ode=ode, alg=alg,
+        observed=observed, parameter_names=[prm.name for prm in flat.parameters],
+        parameter_values=np.array([float(prm.value) for prm in flat.parameters], dtype=float))
+    compiled.initial_residuals = _initial_residuals(flat, system, aliases, values)
+    return compiled
+
+
+def _initial_residuals(flat, system, aliases, values):
+    """User initial equations, translated to SX in (t, x, z, p) through the alias map."""
+    if not flat.initial_equations:
+        return []
+    sym_values = dict(values)
+    derivative_of: dict[sp.Symbol, Any] = {}
+    for old, name in enumerate(aliases.names):
+        sym = sp.Symbol(name, real=True)
+        target, sign = aliases.target[old], aliases.sign[old]
+        if target == -1:
+            sym_values[sym], derivative_of[sym] = 0.0, 0.0
+            continue
+        sym_values[sym] = sign * values[system.symbols[target]]
+        d = system.var_to_diff[target]
+        if d != -1:
+            derivative_of[sym] = sign * values[system.symbols[d]]
+    tr = Translator(sym_values)
+    out = []
+    for eq in flat.initial_equations:
+        residual = eq.residual
+        for d in residual.atoms(der):
+            if d.args[0] not in derivative_of:
+                raise UnknownNameError(f"{eq.label} uses {d}, which the model does not have: "
+                                       "an initial equation can only use derivatives of states "
+                                       "and of variables the model differentiates.")
+        rep = {}
+        for d in residual.atoms(der):
+            placeholder = sp.Dummy(f"der({d.args[0]})")
+            sym_values[placeholder] = derivative_of[d.args[0]]
+            rep[d] = placeholder
+        residual = residual.xreplace(rep)
+        out.append((tr(residual), eq.describe()))
+    return out

@@ -1,0 +1,289 @@
+"""Flattening: from a tree of components to one flat list of variables, parameters, equations.
+
+Connection semantics follow the Modelica specification (section 9.2): every ``connect`` adds an
+edge between two connector *elements*; an element is *inside* when the connector belongs to a
+sub-component of the component that states the connect, *outside* when it is the component's own
+connector. Each connected set of elements gives
+
+* potentials: all equal;
+* flows: sum over inside elements minus sum over outside elements equals zero;
+
+and every flow of a connector that is never an inside element of any connection is zero
+(an open flange transmits no force). Each equation keeps its origin (component path and a label)
+so that errors can name it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+import sympy as sp
+
+from .errors import ModelDefinitionError, UnconnectedConnectorError
+from .model import BoundVariable, Component, Connection, Connector, Node
+from .symbolic import der, time
+
+
+@dataclass
+class FlatVariable:
+    """One scalar unknown of the flat model."""
+
+    name: str
+    symbol: sp.Symbol
+    start: Any
+    fixed: bool
+    guess: Any
+    unit: str | None
+    description: str
+    state_priority: float
+    origin: str  # path of the declaring component (or connector)
+    kind: str  # "variable", "potential" or "flow"
+
+
+@dataclass
+class FlatParameter:
+    """One scalar numeric parameter of the flat model."""
+
+    name: str
+    symbol: sp.Symbol
+    value: float
+    unit: str | None
+    description: str
+    origin: str
+
+
+@dataclass
+class FlatEquation:
+    """One scalar equation ``residual = 0`` with where it came from."""
+
+    residual: sp.Expr
+    origin: str  # component path, '' for the root
+    label: str  # human-readable description of where it came from
+    display: Any = None  # the relation as the user wrote it (sympy Eq), for printing
+
+    def relation(self) -> sp.Basic:
+        if self.display is not None:
+            return self.display
+        return sp.Eq(self.residual, 0, evaluate=False)
+
+    def describe(self) -> str:
+        return f"{self.label}: {sp.sstr(self.relation())}"
+
+
+@dataclass
+class FlatSystem:
+    """The flattened model: everything the structural passes need, nothing hierarchical."""
+
+    model_name: str
+    variables: list[FlatVariable]
+    parameters: list[FlatParameter]
+    equations: list[FlatEquation]
+    initial_equations: list[FlatEquation] = field(default_factory=list)
+
+    def equations_as_sympy(self) -> list[sp.Basic]:
+        return [e.relation() for e in self.equations]
+
+
+def _describe_component(node: Node) -> str:
+    return f"{type(node).__name__} '{node.path or '<root>'}'"
+
+
+def _to_residuals(item: Any, where: str) -> list[tuple[sp.Expr, Any]]:
+    """Normalise one user relation into scalar residuals (with the relation for display)."""
+    if isinstance(item, sp.Equality):
+        lhs, rhs = item.lhs, item.rhs
+        if isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
+            diff = sp.Matrix(lhs) - sp.Matrix(rhs)
+            lhs_m = sp.Matrix(lhs) if isinstance(lhs, sp.MatrixBase) else None
+            rhs_m = sp.Matrix(rhs) if isinstance(rhs, sp.MatrixBase) else None
+            out = []
+            for i in range(diff.shape[0] * diff.shape[1]):
+                li = lhs_m[i] if lhs_m is not None else lhs
+                ri = rhs_m[i] if rhs_m is not None else rhs
+                out.append((diff[i], sp.Eq(li, ri, evaluate=False)))
+            return out
+        return [(lhs - rhs, item)]
+    if isinstance(item, sp.MatrixBase):
+        return [(item[i], None) for i in range(item.shape[0] * item.shape[1])]
+    if isinstance(item, (bool, sp.logic.boolalg.BooleanAtom)):
+        raise ModelDefinitionError(
+            f"{where} is the constant {item}: sympy evaluated the relation (e.g. Eq(x, x)) before "
+            "acausal saw it. Write a relation between different expressions.")
+    if isinstance(item, (sp.Expr, int, float)):
+        return [(sp.sympify(item), None)]
+    raise ModelDefinitionError(
+        f"{where} is a {type(item).__name__} ({item!r}): equations() must return sympy.Eq "
+        "relations, residual expressions or matrix equations.")
+
+
+def _iter_relations(items: Any):
+    if items is None:
+        return
+    if isinstance(items, (sp.Basic, sp.MatrixBase, bool, int, float)):
+        yield items
+        return
+    for item in items:
+        if isinstance(item, (list, tuple)):
+            yield from _iter_relations(item)
+        else:
+            yield item
+
+
+def flatten(model: Component) -> FlatSystem:
+    """Bind ``model`` as a root and return its flat system of equations."""
+    if not isinstance(model, Component):
+        raise ModelDefinitionError(f"Expected a Component instance to compile, got {model!r}.")
+    model.bind()
+
+    components: list[Component] = []
+    connectors: list[Connector] = []
+    stack: list[Node] = [model]
+    while stack:  # depth-first, in declaration order
+        node = stack.pop()
+        if isinstance(node, Component):
+            components.append(node)
+        else:
+            connectors.append(node)
+        stack.extend(reversed(node._children))
+
+    variables: list[FlatVariable] = []
+    parameters: list[FlatParameter] = []
+    for node in components + connectors:
+        for bv in node._variables:
+            variables.extend(_flat_variables(bv, node))
+        for bp in node._parameters:
+            for name, symbol, value in bp.scalars():
+                parameters.append(FlatParameter(name, symbol, value, bp.decl.unit,
+                                                bp.decl.description, node.path))
+
+    equations: list[FlatEquation] = []
+    initial: list[FlatEquation] = []
+    graph = nx.Graph()
+    for comp in components:
+        where = _describe_component(comp)
+        for target, method in ((equations, comp.equations), (initial, comp.initial_equations)):
+            kind = "initial equation" if target is initial else "equation"
+            for i, item in enumerate(_iter_relations(method()), start=1):
+                label = f"{kind} {i} of {where}"
+                for residual, display in _to_residuals(item, label):
+                    target.append(FlatEquation(residual, comp.path, label, display))
+        for conn in _iter_relations(comp.connections()):
+            if not isinstance(conn, Connection):
+                raise ModelDefinitionError(
+                    f"{where}.connections() returned {conn!r}: return connect(a, b) statements.")
+            ends = []
+            for c in (conn.a, conn.b):
+                if c._path is None or not _belongs_to(c, comp):
+                    raise ModelDefinitionError(
+                        f"{where} connects {c!r}, which is not a connector of this component or "
+                        "of one of its parts: connect only connectors inside the component.")
+                role = "outside" if c.path.rpartition(".")[0] == comp.path and \
+                    _owned_by(c, comp) else "inside"
+                ends.append((c.path, role))
+            a, b = ends
+            if conn.a._signature() != conn.b._signature():
+                raise ModelDefinitionError(
+                    f"connect({conn.a.path}, {conn.b.path}) in {where}: the connectors do not "
+                    "match; connect connectors of the same kind.")
+            graph.add_edge(a, b, where=where)
+
+    by_path = {c.path: c for c in connectors}
+    inside_connected: set[str] = set()
+    for nodes in sorted((sorted(s) for s in nx.connected_components(graph)), key=lambda s: s[0]):
+        equations.extend(_connection_set_equations(nodes, by_path))
+        inside_connected.update(path for path, role in nodes if role == "inside")
+
+    for c in connectors:
+        if c.path in inside_connected:
+            continue
+        if getattr(c, "required", False):
+            raise UnconnectedConnectorError(
+                f"Connector '{c.path}' ({type(c).__name__}) is required but not connected: "
+                f"connect it to another connector in the model that contains "
+                f"'{c.path.rpartition('.')[0] or '<root>'}'.")
+        for bv in c._variables:
+            if bv.decl.kind == "flow":
+                for name, symbol, _, _ in bv.scalars():
+                    equations.append(FlatEquation(
+                        symbol, c.path, f"unconnected flow {name} = 0",
+                        sp.Eq(symbol, 0, evaluate=False)))
+
+    flat = FlatSystem(type(model).__name__, variables, parameters, equations, initial)
+    _expand_derivatives_of_expressions(flat)
+    return flat
+
+
+def _flat_variables(bv: BoundVariable, node: Node) -> list[FlatVariable]:
+    d = bv.decl
+    return [FlatVariable(name, symbol, start, bool(d.get("fixed")), guess, d.get("unit"),
+                         d.get("description"), float(d.get("state_priority")), node.path, d.kind)
+            for name, symbol, start, guess in bv.scalars()]
+
+
+def _owned_by(connector: Connector, comp: Component) -> bool:
+    return any(child is connector for child in comp._children)
+
+
+def _belongs_to(connector: Connector, comp: Component) -> bool:
+    if comp.path == "":
+        return True
+    return connector.path.startswith(comp.path + ".")
+
+
+def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, Connector]):
+    """Equations of one connection set: equal potentials, flows summing to zero."""
+    first_path = nodes[0][0]
+    label = "connection set {" + ", ".join(p for p, _ in nodes) + "}"
+    first = by_path[first_path]
+    eqs = []
+    for k, bv in enumerate(first._variables):
+        members = [(by_path[p]._variables[k], role) for p, role in nodes]
+        if bv.decl.kind == "potential":
+            ref = members[0][0]
+            seen = {ref.name}
+            for other, _ in members[1:]:
+                if other.name in seen:  # the same connector inside and outside
+                    continue
+                seen.add(other.name)
+                for (n1, s1, _, _), (n2, s2, _, _) in zip(ref.scalars(), other.scalars()):
+                    eqs.append(FlatEquation(s1 - s2, "", label, sp.Eq(s1, s2, evaluate=False)))
+        else:
+            total = None
+            for other, role in members:
+                scal = [s for _, s, _, _ in other.scalars()]
+                signed = [s if role == "inside" else -s for s in scal]
+                total = signed if total is None else [a + b for a, b in zip(total, signed)]
+            for expr in total:
+                eqs.append(FlatEquation(expr, "", label, sp.Eq(expr, 0, evaluate=False)))
+    return eqs
+
+
+def _expand_derivatives_of_expressions(flat: FlatSystem) -> None:
+    """Rewrite der(expression) by the chain rule so that der() applies to variables only."""
+    var_symbols = {v.symbol for v in flat.variables}
+    for eqs in (flat.equations, flat.initial_equations):
+        for eq in eqs:
+            if not eq.residual.has(der):
+                continue
+            rep = {}
+            for d in eq.residual.atoms(der):
+                arg = d.args[0]
+                if arg in var_symbols or isinstance(arg, der):  # der(der(x)) is kept as is
+                    continue
+                rep[d] = expand_der(arg, var_symbols)
+            if rep:
+                eq.residual = eq.residual.xreplace(rep)
+
+
+def expand_der(expr: sp.Expr, var_symbols) -> sp.Expr:
+    """d/dt of an expression: sum of partial derivatives times der(variable), plus d/d time."""
+    if expr.has(der):
+        raise ModelDefinitionError(
+            f"der({expr}) takes the derivative of an expression that contains der(): introduce "
+            "a variable for the inner derivative.")
+    result = sp.diff(expr, time) if expr.has(time) else sp.S.Zero
+    for s in sorted(expr.free_symbols & var_symbols, key=lambda s: s.name):
+        result += sp.diff(expr, s) * der(s)
+    return result

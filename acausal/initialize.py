@@ -1,0 +1,218 @@
+"""Consistent initial values.
+
+Unknowns: the states ``x`` and the algebraic variables ``z`` of the compiled DAE. Equations:
+
+1. the algebraic equations ``g(t0, x, z, p) = 0``;
+2. one equation ``v = start`` for every variable declared ``fixed=True`` (any variable: a state,
+   an algebraic one, a dummy derivative, an alias; it is expressed through the observed
+   function), and the model's ``initial_equations()``;
+3. as many *default* equations ``x_i = start_i`` (start 0 when none is given) as are needed to
+   make the system square, for the states that (1) and (2) leave structurally free, states with
+   a start value first.
+
+A start value that is not ``fixed`` is a guess only. Fixed values that cannot all hold are
+detected structurally (an unmatched fixed equation), checked numerically after the solve, and
+reported by name when they conflict. The square system is solved by a damped Newton method on
+CasADi's exact Jacobian.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import casadi as ca
+import numpy as np
+
+from .errors import InitializationError
+from .structure.matching import Matching
+
+NEWTON_TOL = 1e-10
+NEWTON_MAX_ITER = 60
+
+
+@dataclass
+class InitialValues:
+    x0: np.ndarray
+    z0: np.ndarray
+    residual_norm: float
+    defaulted: list[str]  # states whose start value was used as initial value
+
+
+def _fixed_conditions(cs) -> list[tuple[int, float, str]]:
+    out = []
+    for v, info in enumerate(cs.system.info):
+        if info is not None and info.fixed and info.start is not None:
+            out.append((v, float(info.start), info.name))
+    return out
+
+
+def _guesses(cs, indices) -> np.ndarray:
+    vals = []
+    for v in indices:
+        info = cs.system.info[v]
+        value = 0.0
+        if info is not None:
+            g = info.guess if info.guess is not None else info.start
+            if g is not None:
+                value = float(g)
+        vals.append(value)
+    return np.array(vals, dtype=float)
+
+
+def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
+    """Initial states and algebraic variables of ``cs`` for parameters ``p`` at time ``t0``."""
+    n_x, n_z = cs.x.numel(), cs.z.numel()
+    fixed = _fixed_conditions(cs)
+    state_pos = {v: i for i, v in enumerate(cs.states)}
+    x_guess = _guesses(cs, cs.states)
+    z_guess = _guesses(cs, cs.algebraics)
+
+    w = ca.vertcat(cs.x, cs.z)
+    eqs: list = []
+    labels: list[str] = []
+    kinds: list[str] = []
+    if n_z:
+        for i in range(n_z):
+            eqs.append(cs.alg[i])
+            labels.append(f"algebraic equation for '{cs.algebraic_names[i]}'")
+            kinds.append("alg")
+    simple_fixed = {}
+    for v, value, name in fixed:
+        if v in state_pos:
+            simple_fixed[state_pos[v]] = value
+        eqs.append(cs.observed[v] - value)
+        labels.append(f"fixed start value {name} = {value:g}")
+        kinds.append("fixed")
+    for expr, text in cs.initial_residuals:
+        eqs.append(expr)
+        labels.append(text)
+        kinds.append("initial")
+
+    only_states_fixed = all(v in state_pos for v, _, _ in fixed) and not cs.initial_residuals
+    if only_states_fixed:
+        # Common case: no coupled solve needed for x; defaults for the free states.
+        x0 = x_guess.copy()
+        defaulted = []
+        names = cs.state_names
+        for i in range(n_x):
+            if i in simple_fixed:
+                x0[i] = simple_fixed[i]
+            else:
+                defaulted.append(names[i])
+        z0 = _solve_algebraic(cs, p, t0, x0, z_guess) if n_z else np.zeros(0)
+        return InitialValues(x0, z0, 0.0, defaulted)
+
+    # General case: match equations to unknowns, add defaults where needed.
+    res_all = ca.vertcat(*eqs) if eqs else ca.SX(0, 1)
+    sparsity = ca.jacobian(res_all, w).sparsity() if eqs else None
+    n_w = n_x + n_z
+    incidence = [[] for _ in eqs]
+    if sparsity is not None:
+        rows, cols = sparsity.get_triplet()
+        for r, c in zip(rows, cols):
+            incidence[r].append(c)
+    m = Matching(len(eqs), n_w)
+    order = [k for k in range(len(eqs)) if kinds[k] == "alg"] + \
+            [k for k in range(len(eqs)) if kinds[k] != "alg"]
+    dropped = []
+    for k in order:
+        if not m.augment(k, incidence):
+            dropped.append(k)
+    defaulted = []
+    default_eqs = []
+    state_names = cs.state_names
+    with_start = [i for i in range(n_x) if cs.system.info[cs.states[i]] is not None
+                  and cs.system.info[cs.states[i]].start is not None]
+    for i in with_start + [i for i in range(n_x) if i not in with_start]:
+        if m.var_to_eq[i] != -1:
+            continue
+        incidence.append([i])
+        m.grow(len(incidence), n_w)
+        if m.augment(len(incidence) - 1, incidence):
+            default_eqs.append(i)
+            defaulted.append(state_names[i])
+        else:  # cannot happen for a free variable; keep the structure consistent
+            incidence.pop()
+            m.eq_to_var.pop()
+    free = [k for k in range(n_w) if m.var_to_eq[k] == -1]
+    if free:
+        names = (cs.state_names + cs.algebraic_names)
+        raise InitializationError(
+            "The initial values are under-determined for: " + ", ".join(names[k] for k in free)
+            + ". Give these variables start values with fixed=True, or initial equations.")
+    used = [k for k in range(len(eqs)) if k not in dropped]
+    square = [eqs[k] for k in used] + [cs.x[i] - x_guess[i] for i in default_eqs]
+    square_labels = [labels[k] for k in used] + [f"default start value of state "
+                                                 f"{state_names[i]}" for i in default_eqs]
+    f = ca.Function("init_res", [w, cs.t, cs.p], [ca.vertcat(*square)])
+    w0 = np.concatenate([x_guess, z_guess])
+    sol, norm = _newton(f, w0, t0, p, square_labels)
+    if dropped:
+        check = ca.Function("init_check", [w, cs.t, cs.p], [ca.vertcat(*[eqs[k] for k in dropped])])
+        r = np.array(check(sol, t0, p).full()).ravel()
+        bad = [dropped[j] for j in range(len(dropped)) if abs(r[j]) > 1e-6 * (1 + abs(r[j]))]
+        if bad:
+            others = [labels[k] for k in range(len(eqs)) if kinds[k] == "fixed" and k not in bad]
+            raise InitializationError(
+                "Over-specified initial conditions: these cannot hold together with the rest:\n  "
+                + "\n  ".join(f"{labels[k]} (residual {r[dropped.index(k)]:.3g})" for k in bad)
+                + ("\nthe other fixed values are:\n  " + "\n  ".join(others) if others else "")
+                + "\nRemove fixed=True from one of the conflicting variables.")
+    return InitialValues(sol[:n_x], sol[n_x:], norm, defaulted)
+
+
+def _solve_algebraic(cs, p, t0, x0, z_guess) -> np.ndarray:
+    f = ca.Function("alg_res", [cs.z, cs.t, cs.x, cs.p], [cs.alg])
+    g = ca.Function("alg_z", [cs.z, cs.t, cs.p], [f(cs.z, cs.t, x0, cs.p)])
+    labels = [f"algebraic equation for '{n}'" for n in cs.algebraic_names]
+    z0, _ = _newton(g, z_guess, t0, p, labels)
+    return z0
+
+
+def _newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: list[str]):
+    """Damped Newton on f(w, t0, p) = 0; raises InitializationError naming the worst residuals."""
+    n = w0.size
+    if n == 0:
+        return w0, 0.0
+    w_sym = ca.SX.sym("w", n)
+    jac = ca.Function("newton_jacobian", [w_sym, f.sx_in(1), f.sx_in(2)],
+                      [ca.jacobian(f(w_sym, f.sx_in(1), f.sx_in(2)), w_sym)])
+    w = w0.astype(float).copy()
+
+    def residual(wv):
+        return np.array(f(wv, t0, p).full()).ravel()
+
+    r = residual(w)
+    norm = np.linalg.norm(r, np.inf) if r.size else 0.0
+    for _ in range(NEWTON_MAX_ITER):
+        if not np.all(np.isfinite(r)):
+            break
+        if norm < NEWTON_TOL * (1 + np.linalg.norm(w, np.inf)):
+            return w, norm
+        jm = jac(w, t0, p)
+        try:
+            if n <= 1500:
+                step = np.linalg.lstsq(np.array(jm.full()), -r, rcond=None)[0]
+            else:
+                step = np.array(ca.solve(jm, ca.DM(-r), "csparse").full()).ravel()
+        except Exception:  # singular Jacobian: report below
+            break
+        lam = 1.0
+        while lam > 1e-6:
+            w_new = w + lam * step
+            r_new = residual(w_new)
+            norm_new = np.linalg.norm(r_new, np.inf)
+            if np.isfinite(norm_new) and norm_new < (1 - 1e-4 * lam) * norm + 1e-300:
+                break
+            lam *= 0.5
+        else:
+            break
+        w, r, norm = w_new, r_new, norm_new
+    if r.size and np.all(np.isfinite(r)) and norm < 1e-8 * (1 + np.linalg.norm(w, np.inf)):
+        return w, norm
+    worst = np.argsort(-np.nan_to_num(np.abs(r), nan=np.inf))[:5]
+    raise InitializationError(
+        "Initialisation did not converge (no consistent initial values found from the start "
+        "values). Largest residuals:\n  " + "\n  ".join(f"{labels[k]}: {r[k]:.3g}" for k in worst)
+        + "\nGive better start values (guesses) for the variables in these equations, or check "
+        "that the fixed start values are physically possible.")

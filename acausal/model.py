@@ -1,0 +1,437 @@
+"""The modeling language: variables, parameters, connectors, components, connections.
+
+A component is a class whose attributes declare what it is made of::
+
+    class Mass(Component):
+        m = Parameter(1.0, unit="kg", description="mass")
+        flange = Flange()
+        s = Variable(unit="m")
+        v = Variable(unit="m/s")
+
+        def equations(self):
+            return [Eq(self.s, self.flange.s), Eq(der(self.s), self.v),
+                    Eq(self.m * der(self.v), self.flange.f)]
+
+Declarations are templates. When a model is compiled, the tree is *bound*: every component
+instance gets its own copy of each declared sub-component and connector, and every variable and
+parameter becomes a sympy symbol named by its dotted path (``oscillator.mass.s``). Inside
+``equations()`` and ``connections()`` the attributes are those bound symbols and objects.
+
+Sub-components can also be created in ``__init__`` (after ``super().__init__(**overrides)``),
+singly or as lists, which is how models with a size parameter are written.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from .errors import ModelDefinitionError, ParameterError, did_you_mean
+
+_MISSING = object()
+
+
+# --------------------------------------------------------------------------------------------
+# Declarations of variables and parameters
+# --------------------------------------------------------------------------------------------
+
+
+class Variable:
+    """Declaration of a time-varying unknown.
+
+    Parameters
+    ----------
+    start:
+        Start value. A guess for initialisation unless ``fixed=True``; for a state that nothing
+        else determines it is also the initial value (Modelica semantics).
+    fixed:
+        If True the start value is a hard initial condition.
+    guess:
+        Initial guess for the initialisation solver only (never an initial condition).
+    unit, description:
+        Documentation (SI units).
+    state_priority:
+        Preference for this variable to become a state when index reduction has to choose
+        (higher is more preferred; default 0; Multibody.jl's joints use 10).
+    shape:
+        ``()`` for a scalar (default) or ``(n,)`` for an n-vector (a sympy column Matrix).
+    """
+
+    _FIELDS = ("start", "fixed", "guess", "unit", "description", "state_priority", "shape")
+    kind = "variable"
+
+    def __init__(
+        self,
+        start: Any = None,
+        *,
+        fixed: bool | None = None,
+        guess: Any = None,
+        unit: str | None = None,
+        description: str | None = None,
+        state_priority: float | None = None,
+        shape: int | tuple[int, ...] | None = None,
+    ) -> None:
+        if isinstance(shape, int):
+            shape = (shape,)
+        values = dict(start=start, fixed=fixed, guess=guess, unit=unit, description=description,
+                      state_priority=state_priority, shape=shape)
+        self._given = {k: v for k, v in values.items() if v is not None}
+
+    _DEFAULTS = dict(start=None, fixed=False, guess=None, unit=None, description="",
+                     state_priority=0, shape=())
+
+    def get(self, field: str):
+        """The effective value of a field (the declared one, else the default)."""
+        return self._given.get(field, self._DEFAULTS[field])
+
+    def merged(self, override: Any) -> Variable:
+        """This declaration with the fields an override gives replaced (a number sets start)."""
+        new = type(self).__new__(type(self))
+        new._given = dict(self._given)
+        if isinstance(override, Variable):
+            new._given.update(override._given)
+        else:
+            new._given["start"] = override
+        return new
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self._given.items())
+        return f"{type(self).__name__}({args})"
+
+
+class Potential(Variable):
+    """A connector variable that is equal across a connection (position, voltage, angle)."""
+
+    kind = "potential"
+
+
+class Flow(Variable):
+    """A connector variable that sums to zero across a connection (force, current, torque).
+
+    Sign convention: a flow is positive when it goes *into* the component through the connector.
+    An unconnected flow is zero (Modelica semantics).
+    """
+
+    kind = "flow"
+
+
+class Parameter:
+    """Declaration of a constant of the model.
+
+    Numeric parameters become symbols and are inputs of the compiled functions: changing one
+    does not recompile. Parameters whose value is a bool, a string or None, or that are declared
+    ``structural=True``, are plain Python values used while the model is built (e.g. whether a
+    joint has a flange).
+    """
+
+    def __init__(self, default: Any = None, *, unit: str | None = None, description: str = "",
+                 structural: bool | None = None) -> None:
+        self.default = default
+        self.unit = unit
+        self.description = description
+        if structural is None:
+            structural = default is None or isinstance(default, (bool, str))
+        self.structural = structural
+
+    def __repr__(self) -> str:
+        return f"Parameter({self.default!r}, unit={self.unit!r})"
+
+
+# --------------------------------------------------------------------------------------------
+# Bound items: what the compiler collects after binding
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class BoundVariable:
+    """A variable after binding: its full name, symbol(s) and merged declaration."""
+
+    name: str
+    value: Any  # sp.Symbol or sp.Matrix of symbols
+    decl: Variable
+    owner: Any  # the Component or Connector that declares it
+
+    def scalars(self):
+        """(name, symbol, start, guess) for each scalar element."""
+        start = self.decl.get("start")
+        guess = self.decl.get("guess")
+        if isinstance(self.value, sp.MatrixBase):
+            n = self.value.shape[0]
+            starts = _broadcast(start, n, self.name)
+            guesses = _broadcast(guess, n, self.name)
+            return [(f"{self.name}[{i}]", self.value[i], starts[i], guesses[i]) for i in range(n)]
+        return [(self.name, self.value, start, guess)]
+
+
+@dataclass
+class BoundParameter:
+    """A numeric parameter after binding: its full name, symbol(s), value and declaration."""
+
+    name: str
+    value: Any  # sp.Symbol or sp.Matrix
+    number: Any  # float or tuple of floats
+    decl: Parameter
+    owner: Any
+
+    def scalars(self):
+        if isinstance(self.value, sp.MatrixBase):
+            return [(f"{self.name}[{i}]", self.value[i], self.number[i])
+                    for i in range(self.value.shape[0])]
+        return [(self.name, self.value, self.number)]
+
+
+def _broadcast(value, n, name):
+    if value is None:
+        return [None] * n
+    arr = np.atleast_1d(np.asarray(value, dtype=object))
+    if arr.size == 1:
+        return [arr[0]] * n
+    if arr.size != n:
+        raise ModelDefinitionError(f"'{name}': a value of length {arr.size} was given for a "
+                                   f"vector of length {n}.")
+    return list(arr)
+
+
+def _as_number(value, name, owner_path):
+    """Convert a numeric parameter value to float(s), naming the parameter on failure."""
+    try:
+        if isinstance(value, (list, tuple, np.ndarray, sp.MatrixBase)):
+            numbers = tuple(float(v) for v in np.asarray(value, dtype=object).ravel())
+            bad = [v for v in numbers if not math.isfinite(v)]
+        else:
+            numbers = float(value)
+            bad = [] if math.isfinite(numbers) else [numbers]
+    except (TypeError, ValueError) as exc:
+        raise ParameterError(f"Parameter '{name}' of component '{owner_path or '<root>'}' has the "
+                             f"value {value!r}, which is not a number: give a real number.") from exc
+    if bad:
+        raise ParameterError(f"Parameter '{name}' of component '{owner_path or '<root>'}' is not "
+                             f"finite ({value!r}): give a finite real number.")
+    return numbers
+
+
+def _make_symbol(name: str, shape: tuple[int, ...]):
+    if shape == ():
+        return sp.Symbol(name, real=True)
+    if len(shape) != 1:
+        raise ModelDefinitionError(f"'{name}': only scalars and vectors (shape (n,)) are supported.")
+    return sp.Matrix([sp.Symbol(f"{name}[{i}]", real=True) for i in range(shape[0])])
+
+
+# --------------------------------------------------------------------------------------------
+# Components and connectors
+# --------------------------------------------------------------------------------------------
+
+
+def _is_declaration(value) -> bool:
+    if isinstance(value, (Variable, Parameter, Node)):
+        return True
+    return (isinstance(value, (list, tuple)) and len(value) > 0
+            and all(isinstance(v, Node) for v in value))
+
+
+class Node:
+    """Common base of :class:`Component` and :class:`Connector`: declarations and binding."""
+
+    def __new__(cls, *args, **kwargs):
+        obj = super().__new__(cls)
+        # Remember the constructor call so that a declaration (template) can be instantiated
+        # afresh for every place it is used.
+        object.__setattr__(obj, "_init_call", (args, kwargs))
+        object.__setattr__(obj, "_instance_decls", {})
+        object.__setattr__(obj, "_path", None)
+        return obj
+
+    def __init__(self, **overrides: Any) -> None:
+        known = self._class_declarations()
+        for key in overrides:
+            if key not in known:
+                raise ModelDefinitionError(
+                    f"{type(self).__name__} has no parameter, variable or part named '{key}'."
+                    + did_you_mean(key, known) + " Known: " + ", ".join(known) + ".")
+        object.__setattr__(self, "_overrides", dict(overrides))
+
+    # -- declarations ------------------------------------------------------------------------
+    @classmethod
+    def _class_declarations(cls) -> dict[str, Any]:
+        cached = cls.__dict__.get("_decl_cache")
+        if cached is not None:
+            return cached
+        decls: dict[str, Any] = {}
+        for klass in reversed(cls.__mro__):
+            for key, value in vars(klass).items():
+                if key.startswith("_"):
+                    continue
+                if _is_declaration(value):
+                    decls[key] = value
+                elif key in decls:  # a subclass may remove a declaration by overriding it
+                    del decls[key]
+        type.__setattr__(cls, "_decl_cache", decls)
+        return decls
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        if not key.startswith("_") and _is_declaration(value):
+            if self._path is not None:
+                raise ModelDefinitionError(
+                    f"Cannot add '{key}' to '{self._path or type(self).__name__}' after it was "
+                    "bound (compiled): add parts in __init__.")
+            self._instance_decls[key] = value
+        object.__setattr__(self, key, value)
+
+    def _declarations(self) -> dict[str, Any]:
+        decls = dict(self._class_declarations())
+        decls.update(self._instance_decls)
+        return decls
+
+    def _fresh_copy(self) -> Node:
+        args, kwargs = self._init_call
+        return type(self)(*args, **kwargs)
+
+    # -- binding -------------------------------------------------------------------------------
+    def _bind(self, path: str) -> None:
+        """Create this node's symbols and bound children under the dotted ``path``."""
+        object.__setattr__(self, "_path", path)
+        prefix = path + "." if path else ""
+        variables: list[BoundVariable] = []
+        parameters: list[BoundParameter] = []
+        children: list[Node] = []
+        instance_level = self._instance_decls
+        for name, decl in self._declarations().items():
+            override = self._overrides.get(name, _MISSING)
+            full = prefix + name
+            if isinstance(decl, Parameter):
+                value = decl.default if override is _MISSING else override
+                if decl.structural:
+                    object.__setattr__(self, name, value)
+                    continue
+                if value is None:
+                    raise ParameterError(f"Parameter '{name}' of component '{path or '<root>'}' "
+                                         "has no value: give one when creating the component.")
+                number = _as_number(value, name, path)
+                shape = (len(number),) if isinstance(number, tuple) else ()
+                symbol = _make_symbol(full, shape)
+                parameters.append(BoundParameter(full, symbol, number, decl, self))
+                object.__setattr__(self, name, symbol)
+            elif isinstance(decl, Variable):
+                merged = decl if override is _MISSING else decl.merged(override)
+                symbol = _make_symbol(full, tuple(merged.get("shape")))
+                variables.append(BoundVariable(full, symbol, merged, self))
+                object.__setattr__(self, name, symbol)
+            else:  # a sub-component, a connector, or a list of them
+                template = decl if override is _MISSING else override
+                if isinstance(template, Node):
+                    child = template if (name in instance_level and override is _MISSING) \
+                        else template._fresh_copy()
+                    child._bind(full)
+                    children.append(child)
+                    object.__setattr__(self, name, child)
+                else:
+                    bound = []
+                    for i, item in enumerate(template):
+                        child = item if (name in instance_level and override is _MISSING) \
+                            else item._fresh_copy()
+                        child._bind(f"{full}[{i}]")
+                        bound.append(child)
+                    children.extend(bound)
+                    object.__setattr__(self, name, bound)
+        object.__setattr__(self, "_variables", variables)
+        object.__setattr__(self, "_parameters", parameters)
+        object.__setattr__(self, "_children", children)
+
+    @property
+    def path(self) -> str:
+        """The dotted path of this node in the bound model ('' for the root)."""
+        if self._path is None:
+            raise ModelDefinitionError(f"{type(self).__name__} is not bound yet: compile the "
+                                       "model (or call bind()) before asking for paths.")
+        return self._path
+
+    def __repr__(self) -> str:
+        where = f" at '{self._path}'" if self._path else ""
+        return f"<{type(self).__name__}{where}>"
+
+
+class Connector(Node):
+    """A connector: a set of potential and flow variables shared at a connection.
+
+    Declare the variables with :class:`Potential` and :class:`Flow`. A connector declared with
+    ``required=True`` must be connected (a model that leaves it open is an error).
+    """
+
+    def __init__(self, required: bool = False, **overrides: Any) -> None:
+        super().__init__(**overrides)
+        object.__setattr__(self, "required", required)
+
+    def _bind(self, path: str) -> None:
+        super()._bind(path)
+        for var in self._variables:
+            if not isinstance(var.decl, (Potential, Flow)):
+                raise ModelDefinitionError(
+                    f"Connector {type(self).__name__} declares '{var.name}' as a plain Variable: "
+                    "declare connector variables as Potential(...) or Flow(...).")
+
+    def _signature(self) -> tuple:
+        return tuple((v.name.rsplit(".", 1)[-1], v.decl.kind, tuple(v.decl.get("shape")))
+                     for v in self._variables)
+
+
+class Component(Node):
+    """Base class of every component and model.
+
+    Override :meth:`equations` to return the component's relations (``sympy.Eq`` objects,
+    residual expressions meaning ``expr = 0``, or matrix equations), and :meth:`connections` to
+    return ``connect(...)`` statements between connectors of its parts. Optionally override
+    :meth:`initial_equations` for relations that hold at the start time only.
+    """
+
+    def equations(self) -> Iterable:
+        return []
+
+    def connections(self) -> Iterable:
+        return []
+
+    def initial_equations(self) -> Iterable:
+        return []
+
+    def bind(self) -> Component:
+        """Bind this component as the root of a model (names relative to it); returns self."""
+        if self._path is None:
+            self._bind("")
+        elif self._path != "":
+            raise ModelDefinitionError(f"'{self._path}' is part of another model: compile that "
+                                       "model, or create a new instance to use it alone.")
+        return self
+
+    def compile(self, **options: Any):
+        """Compile this model (see :func:`acausal.compile`)."""
+        from .compiler import compile_model
+
+        return compile_model(self, **options)
+
+
+@dataclass(frozen=True)
+class Connection:
+    """A ``connect(a, b)`` statement, as returned by :meth:`Component.connections`."""
+
+    a: Connector
+    b: Connector
+
+
+def connect(a: Connector, b: Connector) -> Connection:
+    """Connect two connectors of the same kind: potentials become equal, flows sum to zero."""
+    for c in (a, b):
+        if not isinstance(c, Connector):
+            raise ModelDefinitionError(f"connect() takes connectors, got {c!r}: connect the "
+                                       "component's connector (e.g. body.frame_a), not the "
+                                       "component or a variable.")
+    if a._path is not None and b._path is not None and a._signature() != b._signature():
+        raise ModelDefinitionError(
+            f"connect({a.path}, {b.path}): the connectors do not match "
+            f"({type(a).__name__} has {[s[0] for s in a._signature()]}, {type(b).__name__} has "
+            f"{[s[0] for s in b._signature()]}); connect connectors of the same kind.")
+    return Connection(a, b)

@@ -1,0 +1,135 @@
+"""Integration with SUNDIALS through CasADi: CVODES for ODEs, IDAS for index-1 DAEs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import casadi as ca
+import numpy as np
+
+from .compiler import CompiledSystem
+from .errors import AcausalError, SimulationError
+from .initialize import initialize
+from .model import Component
+from .solution import Solution
+
+DEFAULT_INTERVALS = 500
+
+
+def output_grid(t_start: float, t_end: float, n_points: int | None, dt: float | None,
+                t_eval: Any) -> np.ndarray:
+    """The output times: explicit ``t_eval``, a step ``dt``, or ``n_points`` equal intervals."""
+    if t_eval is not None:
+        grid = np.asarray(t_eval, dtype=float).ravel()
+        if grid.size == 0 or np.any(np.diff(grid) <= 0) or not np.all(np.isfinite(grid)):
+            raise SimulationError("t_eval must be a non-empty, strictly increasing array of "
+                                  "finite times.")
+        return grid
+    if not (np.isfinite(t_start) and np.isfinite(t_end)) or t_end <= t_start:
+        raise SimulationError(f"t_end ({t_end}) must be a finite time after t_start ({t_start}).")
+    if dt is not None:
+        if not dt > 0:
+            raise SimulationError(f"dt must be positive, got {dt}.")
+        n = int(round((t_end - t_start) / dt))
+        grid = t_start + dt * np.arange(n + 1)
+        if grid[-1] < t_end - 1e-12 * max(1.0, abs(t_end)):
+            grid = np.append(grid, t_end)
+        grid[-1] = min(grid[-1], t_end)
+        return grid
+    n = DEFAULT_INTERVALS if n_points is None else int(n_points) - 1
+    if n < 1:
+        raise SimulationError("n_points must be at least 2.")
+    return np.linspace(t_start, t_end, n + 1)
+
+
+def simulate(model: Component | CompiledSystem, t_end: float, **options: Any) -> Solution:
+    """Compile (if needed), initialise and integrate a model.
+
+    Options: ``t_start`` (0), ``n_points`` (501 output points) or ``dt`` or ``t_eval``,
+    ``params`` (dict of parameter overrides by dotted name), ``rtol`` (1e-6), ``atol`` (1e-8),
+    ``max_step`` (none), ``integrator_options`` (passed to CasADi's integrator).
+    """
+    cs = model if isinstance(model, CompiledSystem) else model.compile()
+    return simulate_compiled(cs, t_end, **options)
+
+
+def simulate_compiled(cs: CompiledSystem, t_end: float, *, t_start: float = 0.0,
+                      n_points: int | None = None, dt: float | None = None, t_eval: Any = None,
+                      params: dict[str, float] | None = None, rtol: float = 1e-6,
+                      atol: float = 1e-8, max_step: float | None = None,
+                      integrator_options: dict | None = None) -> Solution:
+    grid = output_grid(float(t_start), float(t_end), n_points, dt, t_eval)
+    p = cs.parameter_vector(params)
+    init = initialize(cs, p, float(grid[0]))
+    xs, zs = _integrate(cs, grid, init.x0, init.z0, p, rtol, atol, max_step,
+                        integrator_options or {})
+    for label, arr, names in (("states", xs, cs.state_names), ("algebraic", zs,
+                                                                cs.algebraic_names)):
+        bad = ~np.all(np.isfinite(arr), axis=1)
+        if bad.any():
+            first = int(np.min(np.nonzero(~np.all(np.isfinite(arr), axis=0))[0]))
+            raise SimulationError(
+                f"Non-finite values (NaN or inf) from t = {grid[first]:g} on in {label}: "
+                + ", ".join(names[i] for i in np.nonzero(bad)[0][:8]) + ". A division by zero "
+                "or a singular configuration (e.g. a mechanism at a dead centre) is likely; "
+                "check parameters and start values.")
+    return Solution(cs, grid, xs, zs, p, init.defaulted)
+
+
+def _integrate(cs, grid, x0, z0, p, rtol, atol, max_step, extra):
+    n_x, n_z = cs.x.numel(), cs.z.numel()
+    if n_x == 0:
+        # Nothing to integrate: solve the algebraic equations at every output time.
+        zs = np.zeros((n_z, grid.size))
+        z = z0
+        for k, tk in enumerate(grid):
+            if n_z:
+                from .initialize import _solve_algebraic
+                z = _solve_algebraic(cs, p, float(tk), np.zeros(0), z)
+            zs[:, k] = z
+        return np.zeros((0, grid.size)), zs
+    plugin = "cvodes" if n_z == 0 else "idas"
+    opts = {"reltol": rtol, "abstol": atol}
+    if max_step is not None:
+        opts["max_step_size"] = max_step
+    opts.update(extra)
+    key = ("integrator", plugin, grid.tobytes(), tuple(sorted(
+        (k, repr(v)) for k, v in opts.items())))
+    integ = cs._functions.get(key)
+    if integ is None:
+        dae = {"x": cs.x, "p": cs.p, "t": cs.t, "ode": cs.ode}
+        if n_z:
+            dae["z"] = cs.z
+            dae["alg"] = cs.alg
+        try:
+            integ = ca.integrator("sim", plugin, dae, float(grid[0]), grid[1:], opts)
+        except RuntimeError as exc:
+            raise SimulationError(f"CasADi rejected the integrator options {opts}: {exc}") from exc
+        cs._functions = {k: v for k, v in cs._functions.items() if k[0] != "integrator"} \
+            if isinstance(cs._functions, dict) else {}
+        cs._functions[key] = integ
+    args = {"x0": x0, "p": p}
+    if n_z:
+        args["z0"] = z0
+    try:
+        out = integ(**args)
+    except RuntimeError as exc:
+        raise SimulationError(
+            f"The integrator ({plugin.upper()}) failed: {_short(exc)}. Try a smaller rtol/atol "
+            "or max_step, check the model near the reported time, or look for a singular "
+            "configuration.") from exc
+    xs = np.hstack([np.asarray(x0, dtype=float).reshape(-1, 1), np.array(out["xf"].full())])
+    if n_z:
+        zs = np.hstack([np.asarray(z0, dtype=float).reshape(-1, 1), np.array(out["zf"].full())])
+    else:
+        zs = np.zeros((0, grid.size))
+    return xs, zs
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc).strip().splitlines()
+    keep = [line for line in text if "Error" in line or "failed" in line or "t =" in line]
+    return " ".join((keep or text)[-3:])[:500]
+
+
+__all__ = ["simulate", "simulate_compiled", "output_grid", "AcausalError"]

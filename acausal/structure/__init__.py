@@ -1,0 +1,1 @@
+"""Structural passes on integer equation graphs: matching, alias elimination, Pantelides, dummy derivatives, BLT and tearing."""

@@ -1,0 +1,328 @@
+"""Alias elimination: remove equations of the form a = b, a = -b and a = 0.
+
+Connections produce most of them (equal potentials, two-member flow sums, open flows), and so do
+component equations such as ``s = flange.s``. A signed union-find groups the variables into
+classes ``member = sign * root``; every class keeps one representative and all other members
+become observed aliases. ``der(x) = v`` is an alias too (between the placeholder ``der(x)`` and
+``v``), which makes ``v`` the derivative of ``x`` in the chain, as ModelingToolkit does.
+
+Rules that keep the result correct:
+
+* when two classes that both have derivatives merge, their derivative classes merge too
+  (two rigidly connected masses share position, velocity and acceleration);
+* a class never merges with a class of its own derivative chain (``der(x) = x`` stays an
+  equation), nor do two derivatives of *different* variables (``der(a) = der(b)`` says nothing
+  about ``a = b``);
+* only variables outside any derivative chain can become the constant 0;
+* fixed start values of merged variables must agree, else the conflict is reported by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import sympy as sp
+
+from ..errors import InitializationError, OverdeterminedError, StructurallySingularError
+from ..flatten import FlatVariable
+from .system import EquationSystem
+
+
+@dataclass
+class AliasMap:
+    """For every variable of the system before elimination: ``value = sign * new_var``.
+
+    ``target[v] == -1`` means the variable is identically zero.
+    """
+
+    names: list[str]
+    sign: list[int]
+    target: list[int]
+
+
+def _parse_alias(residual: sp.Expr):
+    """Return (a_symbol, b_symbol_or_None, s) for residuals a - s*b or a; else None."""
+    if residual.is_Symbol:
+        return residual, None, 0
+    terms = []
+    if residual.is_Add and len(residual.args) == 2:
+        items = residual.args
+    elif residual.is_Mul:
+        items = (residual,)
+    else:
+        return None
+    for t in items:
+        if t.is_Symbol:
+            terms.append((t, 1))
+        elif t.is_Mul and len(t.args) == 2 and t.args[0] == -1 and t.args[1].is_Symbol:
+            terms.append((t.args[1], -1))
+        else:
+            return None
+    if len(terms) == 1:
+        return terms[0][0], None, 0
+    (a, ca), (b, cb) = terms
+    return a, b, -ca * cb  # ca*a + cb*b = 0  ->  a = -ca*cb*b
+
+
+class _SignedUnionFind:
+    def __init__(self, system: EquationSystem) -> None:
+        n = system.n_vars
+        self.zero = n
+        self.parent = list(range(n + 1))
+        self.sign = [1] * (n + 1)
+        # der(root) = s * w ; root = s * der(w')   (class-level chain links, stored at roots)
+        self.diff: dict[int, tuple[int, int]] = {v: (d, 1) for v, d in
+                                                 enumerate(system.var_to_diff) if d != -1}
+        self.integ: dict[int, tuple[int, int]] = {v: (i, 1) for v, i in
+                                                  enumerate(system.diff_to_var) if i != -1}
+        self.system = system
+
+    def find(self, x: int) -> tuple[int, int]:
+        path = []
+        s = 1
+        while self.parent[x] != x:
+            path.append(x)
+            s *= self.sign[x]
+            x = self.parent[x]
+        root = x
+        # path compression (recompute each node's sign to the root)
+        acc = s
+        for node in path:
+            old_sign = self.sign[node]
+            self.parent[node] = root
+            self.sign[node] = acc
+            acc *= old_sign
+        return root, s
+
+    def _chain_contains(self, start: int, target: int, links: dict) -> bool:
+        seen = set()
+        r = start
+        while r in links and r not in seen:
+            seen.add(r)
+            r = self.find(links[r][0])[0]
+            if r == target:
+                return True
+        return False
+
+    def can_union(self, a: int, b: int) -> bool:
+        ra, _ = self.find(a)
+        rb, _ = self.find(b)
+        if ra == rb:
+            return False
+        if self.zero in (ra, rb):
+            other = rb if ra == self.zero else ra
+            return other not in self.diff and other not in self.integ
+        if ra in self.integ and rb in self.integ:
+            ia = self.find(self.integ[ra][0])[0]
+            ib = self.find(self.integ[rb][0])[0]
+            if ia != ib:
+                return False
+        return not (self._chain_contains(ra, rb, self.diff) or self._chain_contains(rb, ra, self.diff))
+
+    def union(self, a: int, b: int, s: int) -> None:
+        """Record a = s * b (the caller checked can_union)."""
+        ra, sa = self.find(a)
+        rb, sb = self.find(b)
+        k = sa * s * sb  # ra = k * rb
+        if rb == self.zero:  # keep the zero node as the root of its class
+            ra, rb = rb, ra
+        self.parent[rb] = ra
+        self.sign[rb] = k  # rb = k * ra
+        pending = []
+        for links in (self.diff, self.integ):
+            lb = links.pop(rb, None)
+            if lb is None:
+                continue
+            la = links.get(ra)
+            wb, swb = lb
+            if la is None:
+                links[ra] = (wb, k * swb)  # der(ra) = k der(rb) = k*swb*wb
+            elif links is self.diff:
+                wa, swa = la
+                pending.append((wb, wa, k * swa * swb))  # swb*wb = k*swa*wa
+        for wb, wa, s2 in pending:
+            rwb, swb2 = self.find(wb)
+            rwa, swa2 = self.find(wa)
+            if rwb == rwa:
+                if swb2 != s2 * swa2:
+                    raise StructurallySingularError(
+                        f"Aliases force der({self.system.name(a)}) to equal its own negative; "
+                        "check the signs of the equations that relate "
+                        f"'{self.system.name(a)}' and '{self.system.name(b)}'.")
+                continue
+            if not self.can_union(wb, wa):
+                raise StructurallySingularError(
+                    f"'{self.system.name(a)}' and '{self.system.name(b)}' are equal, but their "
+                    "derivatives cannot be identified with each other; write the relation "
+                    "between them differently.")
+            self.union(wb, wa, s2)
+
+
+def _rep_key(system: EquationSystem, v: int):
+    info = system.info[v]
+    if info is None:
+        return (1, 1, 0.0, 1, v)
+    return (0, 0 if info.kind == "variable" else 1, -info.state_priority,
+            0 if info.fixed else 1, v)
+
+
+def eliminate_aliases(system: EquationSystem) -> tuple[EquationSystem, AliasMap]:
+    """Return the reduced system (variables renumbered) and the map from old variables."""
+    uf = _SignedUnionFind(system)
+    kept_eqs: list[int] = []
+    for e in range(system.n_eqs):
+        parsed = _parse_alias(system.residuals[e]) if len(system.incidence[e]) <= 2 else None
+        if parsed is not None:
+            a_sym, b_sym, s = parsed
+            a = system.index_of.get(a_sym)
+            b = uf.zero if b_sym is None else system.index_of.get(b_sym)
+            if a is not None and b is not None and uf.can_union(a, b):
+                uf.union(a, b, s)
+                continue
+        kept_eqs.append(e)
+
+    n = system.n_vars
+    members: dict[int, list[tuple[int, int]]] = {}
+    for v in range(n):
+        root, s = uf.find(v)
+        members.setdefault(root, []).append((v, s))
+
+    # Choose representatives. A derivative class must contain der(rep of its integral) with
+    # sign +1; process classes integral-first so that this is known when needed.
+    rep_of_root: dict[int, tuple[int, int]] = {}  # root -> (rep old var, rep = s * root)
+    new_placeholders: dict[int, sp.Symbol] = {}
+
+    def choose(root: int) -> tuple[int, int]:
+        if root in rep_of_root:
+            return rep_of_root[root]
+        cands = members[root]
+        required_sign = None
+        if root in uf.integ:
+            w, sw = uf.integ[root]  # root = sw * der(w)
+            rw, s_w = uf.find(w)  # w = s_w * rw
+            rep_w, s_rep_w = choose(rw)  # rep_w = s_rep_w * rw
+            # der(rep_w) = s_rep_w * s_w * der(w) = s_rep_w * s_w * sw * root
+            required_sign = s_rep_w * s_w * sw
+            cands = [(v, s) for v, s in cands if s == required_sign]
+        if cands:
+            v, s = min(cands, key=lambda vs: _rep_key(system, vs[0]))
+            rep_of_root[root] = (v, s)
+        else:
+            # No member is der(rep_w) with the right sign: a fresh placeholder is.
+            rep_of_root[root] = (-1 - root, required_sign)
+            new_placeholders[root] = rep_w
+        return rep_of_root[root]
+
+    roots = sorted(r for r in members if r != uf.zero)
+    for r in roots:
+        choose(r)
+
+    # New variable numbering: representatives in order of their old index.
+    def sort_key(r):
+        v = rep_of_root[r][0]
+        return v if v >= 0 else n + r
+    ordered_roots = sorted(roots, key=sort_key)
+    new_index = {r: i for i, r in enumerate(ordered_roots)}
+    symbols, info = [], []
+    for r in ordered_roots:
+        v, _ = rep_of_root[r]
+        if v >= 0:
+            symbols.append(system.symbols[v])
+            info.append(_merged_info(system, members[r], v, rep_of_root[r][1]))
+        else:
+            rep_w = new_placeholders[r]
+            symbols.append(sp.Symbol(f"der({system.name(rep_w)})", real=True))
+            info.append(None)
+    var_to_diff = [-1] * len(symbols)
+    diff_to_var = [-1] * len(symbols)
+    for r in ordered_roots:
+        if r in uf.diff:
+            d_root = uf.find(uf.diff[r][0])[0]
+            var_to_diff[new_index[r]] = new_index[d_root]
+            diff_to_var[new_index[d_root]] = new_index[r]
+
+    amap = AliasMap([system.name(v) for v in range(n)], [0] * n, [-1] * n)
+    replacement: dict[sp.Symbol, sp.Expr] = {}
+    for root, mems in members.items():
+        for v, s in mems:
+            if root == uf.zero:
+                amap.sign[v], amap.target[v] = 0, -1
+                replacement[system.symbols[v]] = sp.S.Zero
+                continue
+            _, s_rep = rep_of_root[root]
+            sign = s * s_rep  # v = s*root, rep = s_rep*root -> v = s*s_rep*rep
+            k = new_index[root]
+            amap.sign[v], amap.target[v] = sign, k
+            if system.symbols[v] != symbols[k] or sign != 1:
+                replacement[system.symbols[v]] = sign * symbols[k]
+    _check_zero_class(system, members.get(uf.zero, []))
+
+    reduced = EquationSystem(symbols=symbols, info=info, var_to_diff=var_to_diff,
+                             diff_to_var=diff_to_var, residuals=[], incidence=[], sources=[],
+                             eq_to_diff=[], diff_to_eq=[], parameters=system.parameters)
+    reduced.index_of = {s: i for i, s in enumerate(symbols)}
+    for e in kept_eqs:
+        residual = system.residuals[e]
+        if any(system.symbols[v] in replacement for v in system.incidence[e]):
+            residual = residual.xreplace(replacement)
+        source = system.sources[e]
+        if residual == 0 or (residual.is_number and not residual.free_symbols):
+            what = "is always satisfied (redundant)" if residual == 0 else "can never hold"
+            raise OverdeterminedError(
+                f"After connections are resolved this equation {what}:\n  {source.describe()}\n"
+                "It duplicates (or contradicts) a connection or another equation: remove it.")
+        reduced.add_equation(residual, source, reduced.incidence_of(residual, source.label))
+    return reduced, amap
+
+
+def _merged_info(system: EquationSystem, mems, rep: int, rep_sign: int) -> FlatVariable | None:
+    """The representative's FlatVariable with start/fixed/guess/priority merged over members."""
+    base = system.info[rep]
+    fixed_from: list[tuple[str, float]] = []
+    start = guess = None
+    priority = base.state_priority if base is not None else 0.0
+    # member value = (s_m * rep_sign) * rep value
+    for v, s in sorted(mems, key=lambda vs: (vs[0] != rep, vs[0])):
+        inf = system.info[v]
+        if inf is None:
+            continue
+        rel = s * rep_sign
+        priority = max(priority, inf.state_priority)
+        if inf.fixed and inf.start is not None:
+            fixed_from.append((inf.name, rel * float(inf.start)))
+        if start is None and inf.start is not None:
+            start = rel * float(inf.start) if _is_number(inf.start) else inf.start
+        if guess is None and inf.guess is not None:
+            guess = rel * float(inf.guess)
+    if len(fixed_from) > 1:
+        v0 = fixed_from[0][1]
+        clash = [(n, x) for n, x in fixed_from if abs(x - v0) > 1e-10 * (1 + abs(v0))]
+        if clash:
+            raise InitializationError(
+                "Conflicting fixed start values for variables that the connections make equal "
+                "(up to sign): " + ", ".join(f"{n} (as {x:g})" for n, x in fixed_from)
+                + ". Keep fixed=True on one of them only.")
+    fixed = bool(fixed_from)
+    if fixed:
+        start = fixed_from[0][1]
+    if base is None:
+        return None
+    return replace(base, start=start, fixed=fixed, guess=guess, state_priority=priority)
+
+
+def _is_number(x) -> bool:
+    try:
+        float(x)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def _check_zero_class(system: EquationSystem, mems) -> None:
+    for v, _ in mems:
+        inf = system.info[v]
+        if inf is not None and inf.fixed and inf.start is not None and float(inf.start) != 0.0:
+            raise InitializationError(
+                f"'{inf.name}' has the fixed start value {inf.start}, but the model makes it "
+                "identically zero (e.g. an open flange's force). Remove fixed=True or the "
+                "start value.")

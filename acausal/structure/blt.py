@@ -1,0 +1,176 @@
+"""Sorting (block lower triangular form) and tearing.
+
+``blt`` matches every equation to one unknown, builds the dependency graph between equations
+(networkx) and orders its strongly connected components topologically: each component is a block
+that can be solved once all earlier blocks are known.
+
+``tear_block`` solves a block as far as it can by explicit assignments: an equation with one
+unknown left, in which that unknown occurs linearly, is solved for it (one sympy ``diff`` per
+equation, never a global solve). When no such equation is left, the unknown occurring in most
+remaining equations becomes a *tear variable* (Cellier's heuristic). The remaining equations are
+the block's residuals in the tear variables; the code generator solves them symbolically when they
+are linear and small, or hands them to the DAE solver as algebraic equations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+import sympy as sp
+
+from ..errors import StructurallySingularError
+from .checks import _listing
+from .matching import maximum_matching
+from .system import EquationSystem
+
+
+@dataclass
+class Block:
+    eqs: list[int]
+    vars: list[int]
+
+
+@dataclass
+class TornBlock:
+    """Explicit assignments ``var := expr`` in order, then residuals in the tear variables."""
+
+    assignments: list[tuple[int, int, sp.Expr]] = field(default_factory=list)  # (var, eq, expr)
+    tears: list[int] = field(default_factory=list)
+    residual_eqs: list[int] = field(default_factory=list)
+
+
+def blt(system: EquationSystem, unknowns: list[int]) -> list[Block]:
+    """Blocks of the system for ``unknowns`` (all other variables are known), in solve order."""
+    column = {v: k for k, v in enumerate(unknowns)}
+    incidence = [[column[v] for v in system.incidence[e] if v in column]
+                 for e in range(system.n_eqs)]
+    m = maximum_matching(system.n_eqs, len(unknowns), incidence)
+    free_eqs = [e for e in range(system.n_eqs) if m.eq_to_var[e] == -1]
+    if free_eqs or len(unknowns) != system.n_eqs:
+        free_vars = [unknowns[k] for k in range(len(unknowns)) if m.var_to_eq[k] == -1]
+        raise StructurallySingularError(
+            "After index reduction the equations cannot be solved for the unknowns "
+            f"({system.n_eqs} equations, {len(unknowns)} unknowns). Equations left over:"
+            + _listing([system.describe_eq(e) for e in free_eqs]) + "\nUnknowns left over:"
+            + _listing([system.describe_var(v) for v in free_vars]))
+    graph = nx.DiGraph()
+    graph.add_nodes_from(range(system.n_eqs))
+    for e in range(system.n_eqs):
+        own = m.eq_to_var[e]
+        for k in incidence[e]:
+            if k != own:
+                graph.add_edge(m.var_to_eq[k], e)  # the equation solving var k comes first
+    cond = nx.condensation(graph)
+    members = cond.graph["mapping"]
+    comps: dict[int, list[int]] = {}
+    for e, c in members.items():
+        comps.setdefault(c, []).append(e)
+    order = nx.lexicographical_topological_sort(cond, key=lambda c: min(comps[c]))
+    blocks = []
+    for c in order:
+        eqs = sorted(comps[c])
+        blocks.append(Block(eqs, [unknowns[m.eq_to_var[e]] for e in eqs]))
+    return blocks
+
+
+def _linear_term(term: sp.Expr, symbol: sp.Symbol) -> sp.Expr | None:
+    """Coefficient c when ``term`` is ``c * symbol`` with c free of symbol; else None."""
+    if term is symbol:
+        return sp.S.One
+    if term.is_Mul:
+        rest = []
+        found = False
+        for factor in term.args:
+            if factor is symbol and not found:
+                found = True
+            elif factor.has(symbol):
+                return None
+            else:
+                rest.append(factor)
+        if found:
+            return sp.Mul(*rest)
+    return None
+
+
+def solve_linear(residual: sp.Expr, symbol: sp.Symbol) -> sp.Expr | None:
+    """``symbol`` from ``residual = 0`` when it occurs linearly; else None.
+
+    The common shapes ``c*v + rest`` are solved by inspection; anything else through one
+    ``sympy.diff`` of this single equation.
+    """
+    terms = residual.args if residual.is_Add else (residual,)
+    with_symbol = [t for t in terms if t.has(symbol)]
+    if len(with_symbol) == 1:
+        coeff = _linear_term(with_symbol[0], symbol)
+        if coeff is not None and coeff != 0:
+            rest = sp.Add(*[t for t in terms if t is not with_symbol[0]])
+            return -rest / coeff
+    a = sp.diff(residual, symbol)
+    if a == 0 or a.has(symbol):
+        return None
+    b = residual.xreplace({symbol: sp.S.Zero})
+    if b.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        return None
+    return -b / a
+
+
+def tear_block(system: EquationSystem, block: Block) -> TornBlock:
+    """Explicit assignments where possible; tear variables and residuals for the rest."""
+    result = TornBlock()
+    if len(block.eqs) == 1:
+        e, v = block.eqs[0], block.vars[0]
+        expr = solve_linear(system.residuals[e], system.symbols[v])
+        if expr is not None:
+            result.assignments.append((v, e, expr))
+        else:
+            result.tears.append(v)
+            result.residual_eqs.append(e)
+        return result
+
+    in_block = set(block.vars)
+    unknown_of = {e: [v for v in system.incidence[e] if v in in_block] for e in block.eqs}
+    eqs_of: dict[int, list[int]] = {v: [] for v in block.vars}
+    for e, vs in unknown_of.items():
+        for v in vs:
+            eqs_of[v].append(e)
+    known: set[int] = set()
+    remaining = set(block.eqs)
+    open_count = {e: len(vs) for e, vs in unknown_of.items()}
+    failed: set[tuple[int, int]] = set()
+
+    def mark_known(v: int) -> None:
+        known.add(v)
+        for e2 in eqs_of[v]:
+            open_count[e2] -= 1
+
+    while len(known) < len(block.vars):
+        progress = True
+        while progress:
+            progress = False
+            for e in sorted(x for x in remaining if open_count[x] == 1):
+                if open_count[e] != 1:  # an assignment earlier in this pass solved its unknown
+                    continue
+                v = next(u for u in unknown_of[e] if u not in known)
+                if (e, v) in failed:
+                    continue
+                expr = solve_linear(system.residuals[e], system.symbols[v])
+                if expr is None:
+                    failed.add((e, v))
+                    continue
+                result.assignments.append((v, e, expr))
+                remaining.discard(e)
+                mark_known(v)
+                progress = True
+        if len(known) == len(block.vars):
+            break
+        candidates = [v for v in block.vars if v not in known]
+        tear = max(candidates, key=lambda v: (sum(1 for e in eqs_of[v] if e in remaining), -v))
+        result.tears.append(tear)
+        mark_known(tear)
+    result.residual_eqs = sorted(remaining)
+    if len(result.residual_eqs) != len(result.tears):
+        raise StructurallySingularError(
+            "Tearing an algebraic loop left a different number of residuals and tear variables:"
+            + _listing([system.describe_eq(e) for e in block.eqs]))
+    return result

@@ -1,0 +1,220 @@
+"""Dummy-derivative state selection (S. E. Mattsson and G. Söderlind, SIAM J. Sci. Comput.
+14(3), 1993).
+
+After Pantelides, each differentiated equation chain ``f, f', ..., f^(c)`` says that some
+derivatives are not independent. Working from the highest differentiation level down, level ``i``
+takes the equations ``g_i`` of differentiation order ``c - i + 1 >= 1`` and chooses as many
+variables as it has equations, among candidates ``z_i``, such that ``dg_i/dz_selected`` is
+non-singular. The selected variables become *dummy derivatives* (ordinary algebraic unknowns);
+the candidates of the next level are the variables one differentiation below the selected ones.
+A variable is a state when its derivative occurs and that derivative is not a dummy.
+
+The choice honours ``state_priority`` (the derivative of a high-priority variable is the last to
+be made a dummy) and, among equal priorities, takes the largest pivot of the Jacobian evaluated at
+the start values, falling back to a generic (random, seeded) point when the start point is
+degenerate. The selection is static: it is valid near the start point (issue: dynamic
+re-selection for mechanisms that pass a singular configuration).
+"""
+
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+
+from ..codegen import Translator
+from ..errors import StructurallySingularError
+from ..symbolic import time
+from .checks import _listing
+from .system import EquationSystem
+
+
+def _priority(system: EquationSystem, v: int) -> float:
+    """Priority of keeping der-variable ``v``'s integral as a state."""
+    best = -np.inf
+    u = system.diff_to_var[v]
+    while u != -1:
+        info = system.info[u]
+        if info is not None:
+            best = max(best, info.state_priority)
+        u = system.diff_to_var[u]
+    return 0.0 if best == -np.inf else best
+
+
+def _pick_columns(a: np.ndarray, priorities: list[float], m: int) -> list[int] | None:
+    """Greedy column choice by Gaussian elimination: low priority first, largest pivot next."""
+    a = np.array(a, dtype=float)
+    scale = np.max(np.abs(a)) if a.size else 0.0
+    if scale == 0.0:
+        return None
+    tol = 1e-9 * scale
+    rows = list(range(a.shape[0]))
+    chosen: list[int] = []
+    for _ in range(m):
+        best = None
+        for p in sorted(set(priorities)):
+            cols = [c for c in range(a.shape[1]) if priorities[c] == p and c not in chosen]
+            if not cols:
+                continue
+            mags = [np.max(np.abs(a[rows, c])) for c in cols]
+            k = int(np.argmax(mags))
+            if mags[k] > tol:
+                best = cols[k]
+                break
+        if best is None:
+            return None
+        r = rows[int(np.argmax(np.abs(a[rows, best])))]
+        for other in rows:
+            if other != r and a[other, best] != 0.0:
+                a[other] -= a[other, best] / a[r, best] * a[r]
+        rows.remove(r)
+        chosen.append(best)
+    return chosen
+
+
+def _jacobians(system: EquationSystem, eqs: list[int], cands: list[int], point: dict,
+               params: dict, rng: np.random.Generator):
+    involved = sorted({v for e in eqs for v in system.incidence[e]} | set(cands))
+    syms = {system.symbols[v]: ca.SX.sym(f"v{v}") for v in involved}
+    t = ca.SX.sym("t")
+    symbol_map = dict(syms)
+    symbol_map[time] = t
+    symbol_map.update(params)
+    tr = Translator(symbol_map)
+    res = ca.vertcat(*[tr(system.residuals[e]) for e in eqs])
+    zs = ca.vertcat(*[syms[system.symbols[v]] for v in cands])
+    args = ca.vertcat(*[syms[system.symbols[v]] for v in involved])
+    jac = ca.Function("dummy_jacobian", [args, t], [ca.jacobian(res, zs)])
+    at_start = np.array([point.get(v, 0.0) for v in involved], dtype=float)
+    generic = rng.uniform(0.5, 1.5, len(involved)) * rng.choice([-1.0, 1.0], len(involved))
+    j_start = np.array(jac(at_start, 0.0).full())
+    j_generic = np.array(jac(generic, 0.37).full())
+    return j_start, j_generic
+
+
+#: Largest connected part of one level chosen by dense numeric elimination; larger parts use a
+#: priority-ordered structural matching checked numerically (sparse LU).
+DENSE_SELECTION_LIMIT = 60
+
+
+def _components(system: EquationSystem, g: list[int], cands: list[int]) -> list[tuple]:
+    """Connected parts of the bipartite graph (level equations, candidate variables)."""
+    col = {v: k for k, v in enumerate(cands)}
+    parent = list(range(len(g) + len(cands)))
+
+    def find(a):
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+    for r, e in enumerate(g):
+        for v in system.incidence[e]:
+            if v in col:
+                ra, rb = find(r), find(len(g) + col[v])
+                if ra != rb:
+                    parent[ra] = rb
+    groups: dict[int, tuple[list[int], list[int]]] = {}
+    for r in range(len(g)):
+        groups.setdefault(find(r), ([], []))[0].append(r)
+    for k in range(len(cands)):
+        groups.setdefault(find(len(g) + k), ([], []))[1].append(k)
+    return [grp for grp in groups.values() if grp[0]]
+
+
+def _select_level(system, g, cands, point, params, rng) -> list[int]:
+    """Indices into ``cands`` of the dummy derivatives of one level."""
+    chosen: list[int] = []
+    for rows, cols in _components(system, g, cands):
+        eqs = [g[r] for r in rows]
+        sub = [cands[k] for k in cols]
+        if len(cols) < len(rows):
+            raise StructurallySingularError(
+                "State selection: these differentiated constraints involve fewer candidate "
+                "derivatives than there are constraints:" + _listing(
+                    [system.describe_eq(e) for e in eqs]))
+        prios = [_priority(system, v) for v in sub]
+        j_start, j_generic = _jacobians(system, eqs, sub, point, params, rng)
+        if len(rows) <= DENSE_SELECTION_LIMIT:
+            pick = _pick_columns(j_start, prios, len(rows))
+            if pick is None:
+                pick = _pick_columns(j_generic, prios, len(rows))
+        else:
+            pick = _structural_pick(j_start, j_generic, prios)
+        if pick is None:
+            raise StructurallySingularError(
+                "The differentiated constraints are singular with respect to every choice of "
+                "derivatives (redundant constraints?):" + _listing(
+                    [system.describe_eq(e) for e in eqs]))
+        chosen.extend(cols[k] for k in pick)
+    return chosen
+
+
+def _structural_pick(j_start: np.ndarray, j_generic: np.ndarray, prios: list[float]):
+    """Priority-ordered matching of rows to columns, accepted if numerically non-singular."""
+    from .matching import maximum_matching
+
+    m, n = j_start.shape
+    for jac in (j_start, j_generic):
+        incidence = []
+        for r in range(m):
+            nz = [c for c in range(n) if jac[r, c] != 0.0]
+            nz.sort(key=lambda c: (prios[c], -abs(jac[r, c]), c))
+            incidence.append(nz)
+        match = maximum_matching(m, n, incidence, in_order=True)
+        if any(c == -1 for c in match.eq_to_var):
+            continue
+        cols = match.eq_to_var
+        square = ca.DM(jac[:, cols])
+        rhs = ca.DM(np.ones(m))
+        try:
+            sol = np.array(ca.solve(square, rhs, "csparse").full()).ravel()
+        except RuntimeError:
+            continue
+        if np.all(np.isfinite(sol)) and np.max(np.abs(sol)) < 1e12:
+            return list(cols)
+    return None
+
+
+def select_dummy_derivatives(system: EquationSystem, point: dict[int, float],
+                             params: dict) -> set[int]:
+    """Return the set of dummy derivative variables of a system after Pantelides.
+
+    ``point`` maps variable indices to start values; ``params`` maps parameter symbols to values.
+    """
+    chains = []
+    for e in range(system.n_eqs):
+        if system.diff_to_eq[e] != -1:
+            continue
+        chain = [e]
+        while system.eq_to_diff[chain[-1]] != -1:
+            chain.append(system.eq_to_diff[chain[-1]])
+        if len(chain) > 1:
+            chains.append(chain)
+    if not chains:
+        return set()
+    rng = np.random.default_rng(20260101)
+    dummies: set[int] = set()
+    selected: list[int] = []
+    max_c = max(len(c) - 1 for c in chains)
+    for i in range(1, max_c + 1):
+        g = [c[len(c) - i] for c in chains if len(c) - i >= 1]
+        if not g:
+            break
+        if i == 1:
+            cands = sorted({v for e in g for v in system.incidence[e]
+                            if system.diff_to_var[v] != -1 and system.var_to_diff[v] == -1})
+        else:
+            cands = sorted({system.diff_to_var[v] for v in selected if system.diff_to_var[v] != -1})
+        if len(cands) < len(g):
+            raise StructurallySingularError(
+                "State selection found fewer candidate derivatives than differentiated "
+                "constraints at one level:" + _listing([system.describe_eq(e) for e in g]))
+        pick = _select_level(system, g, cands, point, params, rng)
+        selected = [cands[k] for k in pick]
+        dummies.update(selected)
+    return dummies
+
+
+def states_after_selection(system: EquationSystem, dummies: set[int]) -> list[int]:
+    """Variables that are integrated: their derivative occurs and is not a dummy."""
+    return [v for v in range(system.n_vars)
+            if system.var_to_diff[v] != -1 and system.var_to_diff[v] not in dummies]

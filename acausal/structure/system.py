@@ -1,0 +1,173 @@
+"""The equation system the structural passes work on.
+
+Variables and equations are integers; the incidence graph is a list of sorted variable lists per
+equation. Each equation also carries its sympy residual (``residual = 0``) so that passes that need
+symbols (alias detection, differentiation, solving) can work on one equation at a time, never on
+the whole system at once.
+
+Derivatives are variables too: ``der(x)`` in an equation is replaced by a placeholder variable
+named ``der(x)`` and the pair is recorded in ``var_to_diff`` / ``diff_to_var`` (the ModelingToolkit
+and Pantelides convention). Differentiated equations are linked by ``eq_to_diff`` / ``diff_to_eq``.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from ..errors import ModelDefinitionError, did_you_mean
+from ..flatten import FlatEquation, FlatParameter, FlatSystem, FlatVariable
+from ..symbolic import der, time
+
+
+@dataclass
+class EquationSystem:
+    symbols: list[sp.Symbol]
+    info: list[FlatVariable | None]  # None for derivative placeholders
+    var_to_diff: list[int]
+    diff_to_var: list[int]
+    residuals: list[sp.Expr]
+    incidence: list[list[int]]
+    sources: list[FlatEquation]  # where each equation came from (original for derivatives)
+    eq_to_diff: list[int]
+    diff_to_eq: list[int]
+    parameters: list[FlatParameter]
+    index_of: dict[sp.Symbol, int] = field(default_factory=dict)
+
+    # -- sizes and names -------------------------------------------------------------------
+    @property
+    def n_vars(self) -> int:
+        return len(self.symbols)
+
+    @property
+    def n_eqs(self) -> int:
+        return len(self.residuals)
+
+    def name(self, v: int) -> str:
+        return self.symbols[v].name
+
+    def base_var(self, v: int) -> int:
+        """The undifferentiated variable of a derivative chain."""
+        while self.diff_to_var[v] != -1:
+            v = self.diff_to_var[v]
+        return v
+
+    def order(self, v: int) -> int:
+        k = 0
+        while self.diff_to_var[v] != -1:
+            v = self.diff_to_var[v]
+            k += 1
+        return k
+
+    def describe_var(self, v: int) -> str:
+        base = self.info[self.base_var(v)]
+        where = f" (in {base.origin or '<root>'})" if base is not None else ""
+        return f"'{self.name(v)}'{where}"
+
+    def describe_eq(self, e: int) -> str:
+        k = 0
+        while self.diff_to_eq[e] != -1:
+            e = self.diff_to_eq[e]
+            k += 1
+        src = self.sources[e]
+        text = src.describe()
+        return text if k == 0 else f"{text}  [differentiated {k} time{'s' * (k > 1)}]"
+
+    # -- growing ---------------------------------------------------------------------------
+    def derivative_var(self, v: int) -> int:
+        """The variable for der(v), created (as a placeholder) if it does not exist yet."""
+        d = self.var_to_diff[v]
+        if d != -1:
+            return d
+        symbol = sp.Symbol(f"der({self.name(v)})", real=True)
+        d = len(self.symbols)
+        self.symbols.append(symbol)
+        self.info.append(None)
+        self.var_to_diff.append(-1)
+        self.diff_to_var.append(v)
+        self.var_to_diff[v] = d
+        self.index_of[symbol] = d
+        return d
+
+    def add_equation(self, residual: sp.Expr, source: FlatEquation, incidence: list[int]) -> int:
+        self.residuals.append(residual)
+        self.sources.append(source)
+        self.incidence.append(incidence)
+        self.eq_to_diff.append(-1)
+        self.diff_to_eq.append(-1)
+        return len(self.residuals) - 1
+
+    def incidence_of(self, residual: sp.Expr, where: str) -> list[int]:
+        inc = []
+        for s in residual.free_symbols:
+            v = self.index_of.get(s)
+            if v is not None:
+                inc.append(v)
+            elif s is not time and s not in self._param_set:
+                raise ModelDefinitionError(
+                    f"{where} uses '{s}', which is neither a variable nor a parameter of this "
+                    "model." + did_you_mean(str(s), [x.name for x in self.symbols])
+                    + " Declare it in the component, or use the bound attribute (self.x).")
+        inc.sort()
+        return inc
+
+    @property
+    def _param_set(self) -> set:
+        cached = self.__dict__.get("_param_set_cache")
+        if cached is None:
+            cached = {s for p in self.parameters for s in [p.symbol]}
+            self.__dict__["_param_set_cache"] = cached
+        return cached
+
+    def copy(self) -> EquationSystem:
+        new = copy.copy(self)
+        for name in ("symbols", "info", "var_to_diff", "diff_to_var", "residuals", "sources",
+                     "eq_to_diff", "diff_to_eq"):
+            setattr(new, name, list(getattr(self, name)))
+        new.incidence = [list(i) for i in self.incidence]
+        new.index_of = dict(self.index_of)
+        return new
+
+
+def replace_derivatives(system: EquationSystem, residual: sp.Expr, where: str) -> sp.Expr:
+    """Replace der(x) by the placeholder variable of x (innermost first for der(der(x)))."""
+    while residual.has(der):
+        rep = {}
+        for d in residual.atoms(der):
+            arg = d.args[0]
+            if not arg.is_Symbol:
+                continue
+            v = system.index_of.get(arg)
+            if v is not None:
+                rep[d] = system.symbols[system.derivative_var(v)]
+            elif arg in system._param_set:
+                rep[d] = sp.S.Zero
+            else:
+                raise ModelDefinitionError(f"{where} takes der({arg}), but '{arg}' is not a "
+                                           "variable of this model.")
+        if not rep:
+            raise ModelDefinitionError(f"{where}: cannot interpret {residual}.")
+        residual = residual.xreplace(rep)
+    return residual
+
+
+def build_equation_system(flat: FlatSystem) -> EquationSystem:
+    """Integer structure of a flat system, with der() turned into placeholder variables."""
+    n = len(flat.variables)
+    system = EquationSystem(
+        symbols=[v.symbol for v in flat.variables], info=list(flat.variables),
+        var_to_diff=[-1] * n, diff_to_var=[-1] * n, residuals=[], incidence=[], sources=[],
+        eq_to_diff=[], diff_to_eq=[], parameters=list(flat.parameters))
+    system.index_of = {s: i for i, s in enumerate(system.symbols)}
+    if len(system.index_of) != n:
+        seen: set = set()
+        dup = [v.name for v in flat.variables if v.symbol in seen or seen.add(v.symbol)]
+        raise ModelDefinitionError(f"Variables declared twice: {dup}.")
+    for eq in flat.equations:
+        residual = eq.residual
+        if residual.has(der):
+            residual = replace_derivatives(system, residual, eq.label)
+        system.add_equation(residual, eq, system.incidence_of(residual, eq.label))
+    return system

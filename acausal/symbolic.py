@@ -1,0 +1,59 @@
+"""Symbolic building blocks shared by the language and the compiler: time and ``der``."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+#: The independent variable. Named ``time`` as in Modelica; printed as ``t`` in LaTeX.
+time = sp.Symbol("time", real=True)
+
+
+class der(sp.Function):
+    """Time derivative of a variable or of an expression: ``der(x)``.
+
+    ``der`` of a matrix (a vector variable) is taken element-wise. ``der`` of an expression is
+    expanded by the chain rule during flattening; parameters and numbers have derivative zero.
+    """
+
+    nargs = 1
+
+    @classmethod
+    def eval(cls, arg):
+        if arg.is_Number:
+            return sp.S.Zero
+        return None
+
+    def __new__(cls, arg, **kwargs):
+        if isinstance(arg, sp.MatrixBase):
+            return arg.applyfunc(lambda a: der(a))
+        return super().__new__(cls, arg, **kwargs)
+
+    def _latex(self, printer):
+        inner = printer._print(self.args[0])
+        return r"\dot{%s}" % inner if self.args[0].is_Symbol else r"\frac{d}{dt}\left(%s\right)" % inner
+
+    def _sympystr(self, printer):
+        return "der(%s)" % printer._print(self.args[0])
+
+
+def Eq(lhs, rhs) -> sp.Equality:  # noqa: N802 - mirrors sympy.Eq
+    """An unevaluated equation ``lhs = rhs``.
+
+    Same as ``sympy.Eq(lhs, rhs, evaluate=False)``: sympy's evaluating ``Eq`` asks the assumption
+    system whether both sides are equal, which costs about a millisecond per equation and
+    dominates the build time of large models.
+    """
+    return sp.Equality(lhs, rhs, evaluate=False)
+
+
+def latex_symbol_names(symbols) -> dict:
+    """Map each flattened symbol to a readable LaTeX name (dots kept, ``time`` as ``t``)."""
+    names = {time: "t"}
+    for s in symbols:
+        name = s.name
+        if "." in name or "[" in name:
+            head, _, tail = name.rpartition(".")
+            tail_tex = tail.replace("_", r"\_")
+            head_tex = head.replace("_", r"\_")
+            names[s] = r"\mathrm{%s}.%s" % (head_tex, tail_tex) if head else tail_tex
+    return names

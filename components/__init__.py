@@ -1,0 +1,1 @@
+"""Connectors and component models (1-D mechanics, planar mechanics, ...)."""

@@ -1,0 +1,135 @@
+"""1-D rotational mechanics (after Modelica.Mechanics.Rotational and
+ModelingToolkitStandardLibrary.Mechanical.Rotational).
+
+Connector ``Flange``: potential ``phi`` [rad] (absolute rotation angle), flow ``tau`` [N.m]
+(cut torque acting *on* the component through the flange, positive along +phi). A flange left
+open transmits no torque.
+"""
+
+from __future__ import annotations
+
+from acausal import Component, Connector, Eq, Flow, Parameter, Potential, Variable, der
+
+
+class Flange(Connector):
+    """1-D rotational flange: angle ``phi`` [rad] and cut torque ``tau`` [N.m]."""
+
+    phi = Potential(unit="rad", description="absolute rotation angle of the flange")
+    tau = Flow(unit="N.m", description="cut torque, positive into the component")
+
+
+class PartialCompliant(Component):
+    """Two flanges with a relative angle and an internal torque
+    (Modelica ``Rotational.Interfaces.PartialCompliant``).
+
+    Equations: ``phi_rel = flange_b.phi - flange_a.phi``; ``flange_b.tau = tau``;
+    ``flange_a.tau = -tau``.
+    """
+
+    flange_a = Flange()
+    flange_b = Flange()
+    phi_rel = Variable(unit="rad", description="relative angle flange_b.phi - flange_a.phi")
+    tau = Variable(unit="N.m", description="torque from flange_a to flange_b (twist positive)")
+
+    def equations(self):
+        return [Eq(self.phi_rel, self.flange_b.phi - self.flange_a.phi),
+                Eq(self.flange_b.tau, self.tau),
+                Eq(self.flange_a.tau, -self.tau)]
+
+
+class Fixed(Component):
+    """Flange fixed at angle ``phi0`` (Modelica ``Rotational.Components.Fixed``):
+    ``flange.phi = phi0``."""
+
+    phi0 = Parameter(0.0, unit="rad", description="fixed angle")
+    flange = Flange()
+
+    def equations(self):
+        return [Eq(self.flange.phi, self.phi0)]
+
+
+class Inertia(Component):
+    """Rotating rigid body with two flanges (Modelica ``Rotational.Components.Inertia``).
+
+    Equations: ``phi = flange_a.phi = flange_b.phi``; ``w = der(phi)``; ``a = der(w)``;
+    ``J a = flange_a.tau + flange_b.tau``. ``flange`` is an alias of ``flange_a`` for one-port
+    use.
+    """
+
+    J = Parameter(1.0, unit="kg.m2", description="moment of inertia")
+    flange_a = Flange()
+    flange_b = Flange()
+    phi = Variable(unit="rad", description="absolute rotation angle", state_priority=1)
+    w = Variable(unit="rad/s", description="angular velocity", state_priority=1)
+    a = Variable(unit="rad/s2", description="angular acceleration")
+
+    @property
+    def flange(self) -> Flange:
+        return self.flange_a
+
+    def equations(self):
+        return [Eq(self.phi, self.flange_a.phi), Eq(self.phi, self.flange_b.phi),
+                Eq(der(self.phi), self.w), Eq(der(self.w), self.a),
+                Eq(self.J * self.a, self.flange_a.tau + self.flange_b.tau)]
+
+
+class Spring(PartialCompliant):
+    """Linear torsional spring (Modelica ``Rotational.Components.Spring``):
+    ``tau = c (phi_rel - phi_rel0)``."""
+
+    c = Parameter(1.0, unit="N.m/rad", description="spring constant")
+    phi_rel0 = Parameter(0.0, unit="rad", description="unstretched spring angle")
+
+    def equations(self):
+        return [*super().equations(), Eq(self.tau, self.c * (self.phi_rel - self.phi_rel0))]
+
+
+class Damper(PartialCompliant):
+    """Linear torsional damper (Modelica ``Rotational.Components.Damper``):
+    ``tau = d der(phi_rel)``."""
+
+    d = Parameter(1.0, unit="N.m.s/rad", description="damping constant")
+    w_rel = Variable(unit="rad/s", description="relative angular velocity der(phi_rel)")
+
+    def equations(self):
+        return [*super().equations(), Eq(self.w_rel, der(self.phi_rel)),
+                Eq(self.tau, self.d * self.w_rel)]
+
+
+class SpringDamper(PartialCompliant):
+    """Torsional spring and damper in parallel (Modelica ``Rotational.Components.SpringDamper``):
+    ``tau = c (phi_rel - phi_rel0) + d der(phi_rel)``."""
+
+    c = Parameter(1.0, unit="N.m/rad", description="spring constant")
+    d = Parameter(1.0, unit="N.m.s/rad", description="damping constant")
+    phi_rel0 = Parameter(0.0, unit="rad", description="unstretched spring angle")
+    w_rel = Variable(unit="rad/s", description="relative angular velocity der(phi_rel)")
+
+    def equations(self):
+        return [*super().equations(), Eq(self.w_rel, der(self.phi_rel)),
+                Eq(self.tau, self.c * (self.phi_rel - self.phi_rel0) + self.d * self.w_rel)]
+
+
+class Torque(Component):
+    """Torque source driven by the variable ``tau`` (Modelica ``Rotational.Sources.Torque``):
+    ``flange.tau = -tau`` (accelerates along +phi).
+
+    ``tau`` is an input: give it an equation in an enclosing model (or use ConstantTorque).
+    """
+
+    flange = Flange()
+    tau = Variable(unit="N.m", description="driving torque, positive along +phi")
+
+    def equations(self):
+        return [Eq(self.flange.tau, -self.tau)]
+
+
+class ConstantTorque(Component):
+    """Constant torque ``tau_constant`` along +phi on ``flange``
+    (Modelica ``Rotational.Sources.ConstantTorque``): ``flange.tau = -tau_constant``."""
+
+    tau_constant = Parameter(1.0, unit="N.m", description="torque")
+    flange = Flange()
+
+    def equations(self):
+        return [Eq(self.flange.tau, -self.tau_constant)]

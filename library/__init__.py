@@ -1,0 +1,1 @@
+"""Pure symbolic functions (friction laws, smooth functions) that return sympy expressions."""
