@@ -97,7 +97,8 @@ class Translator:
             try:
                 return self.symbol_map[e]
             except KeyError:
-                raise ModelDefinitionError(f"No value for symbol '{e}' in generated code.") from None
+                raise ModelDefinitionError(
+                    f"No value for symbol '{e}' in generated code.") from None
         if e.is_Number or e is sp.pi or e is sp.E or isinstance(e, sp.NumberSymbol):
             return float(e)
         if e.is_Add:

@@ -29,7 +29,7 @@ from .structure.blt import blt, tear_block
 from .structure.checks import check_structure
 from .structure.dummy_derivatives import select_dummy_derivatives, states_after_selection
 from .structure.pantelides import pantelides
-from .structure.system import EquationSystem, build_equation_system, replace_derivatives
+from .structure.system import EquationSystem, build_equation_system
 from .symbolic import der, latex_symbol_names, time
 
 #: Largest linear algebraic loop (in tear variables) solved symbolically; larger ones go to IDAS.
@@ -110,10 +110,15 @@ class CompiledSystem:
         return idx
 
     def function(self, which: str) -> ca.Function:
-        """CasADi Function ``ode``, ``alg`` or ``observed`` with inputs (t, x, z, p)."""
+        """CasADi Function ``ode``, ``alg``, ``observed`` or ``newton_step`` (one Newton step
+        on the algebraic equations for z) with inputs (t, x, z, p)."""
         f = self._functions.get(which)
         if f is None:
-            out = {"ode": self.ode, "alg": self.alg, "observed": self.observed}[which]
+            if which == "newton_step":
+                jac = ca.jacobian(self.alg, self.z)
+                out = self.z - ca.solve(jac, self.alg)
+            else:
+                out = {"ode": self.ode, "alg": self.alg, "observed": self.observed}[which]
             f = ca.Function(which, [self.t, self.x, self.z, self.p], [out],
                             ["t", "x", "z", "p"], [which])
             self._functions[which] = f
@@ -170,7 +175,8 @@ class CompiledSystem:
             f"  after alias elimination and index reduction: {self.system.n_eqs} equations "
             f"({n_diff} differentiated), {self.system.n_vars} variables",
             f"  states ({self.n_states}): {', '.join(self.state_names) or '-'}",
-            f"  dummy derivatives: {', '.join(sorted(self.system.name(v) for v in self.dummies)) or '-'}",
+            "  dummy derivatives: "
+            + (", ".join(sorted(self.system.name(v) for v in self.dummies)) or "-"),
             f"  algebraic (DAE) variables: {', '.join(self.algebraic_names) or '-'}",
             f"  integrator: {'CVODES (ODE)' if self.is_ode else 'IDAS (index-1 DAE)'}",
         ]

@@ -247,7 +247,7 @@ def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, C
                 if other.name in seen:  # the same connector inside and outside
                     continue
                 seen.add(other.name)
-                for (n1, s1, _, _), (n2, s2, _, _) in zip(ref.scalars(), other.scalars()):
+                for (_, s1, _, _), (_, s2, _, _) in zip(ref.scalars(), other.scalars()):
                     eqs.append(FlatEquation(s1 - s2, "", label, sp.Eq(s1, s2, evaluate=False)))
         else:
             total = None

@@ -208,7 +208,8 @@ def _as_number(value, name, owner_path):
             bad = [] if math.isfinite(numbers) else [numbers]
     except (TypeError, ValueError) as exc:
         raise ParameterError(f"Parameter '{name}' of component '{owner_path or '<root>'}' has the "
-                             f"value {value!r}, which is not a number: give a real number.") from exc
+                             f"value {value!r}, which is not a number: give a real number."
+                             ) from exc
     if bad:
         raise ParameterError(f"Parameter '{name}' of component '{owner_path or '<root>'}' is not "
                              f"finite ({value!r}): give a finite real number.")
@@ -219,7 +220,8 @@ def _make_symbol(name: str, shape: tuple[int, ...]):
     if shape == ():
         return sp.Symbol(name, real=True)
     if len(shape) != 1:
-        raise ModelDefinitionError(f"'{name}': only scalars and vectors (shape (n,)) are supported.")
+        raise ModelDefinitionError(
+            f"'{name}': only scalars and vectors (shape (n,)) are supported.")
     return sp.Matrix([sp.Symbol(f"{name}[{i}]", real=True) for i in range(shape[0])])
 
 

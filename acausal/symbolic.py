@@ -30,7 +30,9 @@ class der(sp.Function):
 
     def _latex(self, printer):
         inner = printer._print(self.args[0])
-        return r"\dot{%s}" % inner if self.args[0].is_Symbol else r"\frac{d}{dt}\left(%s\right)" % inner
+        if self.args[0].is_Symbol:
+            return r"\dot{%s}" % inner
+        return r"\frac{d}{dt}\left(%s\right)" % inner
 
     def _sympystr(self, printer):
         return "der(%s)" % printer._print(self.args[0])

@@ -1,1 +1,4 @@
-"""Structural passes on integer equation graphs: matching, alias elimination, Pantelides, dummy derivatives, BLT and tearing."""
+"""Structural passes on integer equation graphs.
+
+Matching, alias elimination, Pantelides, dummy derivatives, BLT and tearing.
+"""

@@ -117,7 +117,8 @@ class _SignedUnionFind:
             ib = self.find(self.integ[rb][0])[0]
             if ia != ib:
                 return False
-        return not (self._chain_contains(ra, rb, self.diff) or self._chain_contains(rb, ra, self.diff))
+        return not (self._chain_contains(ra, rb, self.diff)
+                    or self._chain_contains(rb, ra, self.diff))
 
     def union(self, a: int, b: int, s: int) -> None:
         """Record a = s * b (the caller checked can_union)."""

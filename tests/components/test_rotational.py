@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
+
+from acausal import Component, Eq, Variable, compile, connect, time
 from acausal.components.rotational import (
     ConstantTorque,
     Damper,
@@ -22,8 +24,6 @@ from acausal.components.rotational import (
     SpringDamper,
     Torque,
 )
-
-from acausal import Component, Eq, Variable, compile, connect, time
 
 TIGHT = {"rtol": 1e-10, "atol": 1e-12}
 REL = 1e-6  # allowed error relative to the amplitude
