@@ -145,14 +145,34 @@ class CompiledSystem:
 
     # -- symbolic output -------------------------------------------------------------------
     def equations(self, reduced: bool = False) -> list[sp.Basic]:
-        """The flattened equations as written (``reduced=False``), or the index-reduced system
-        the code is generated from: alias-free, with differentiated constraints, dummy
-        derivatives marked by name, in sympy form."""
+        """The equations as sympy relations.
+
+        ``reduced=False``: the flattened equations as written in the components (connection
+        equations included). ``reduced=True``: the system the code is generated from, after
+        alias elimination and index reduction, with the differentiated equations added; each is
+        ``residual = 0`` with derivatives shown as ``der(x)``.
+        """
         if not reduced:
             return self.flat.equations_as_sympy()
-        out = []
-        for e in range(self.system.n_eqs):
-            out.append(sp.Eq(self.system.residuals[e], 0, evaluate=False))
+        display = self._derivative_display()
+        return [sp.Eq(self.system.residuals[e].xreplace(display), 0, evaluate=False)
+                for e in range(self.system.n_eqs)]
+
+    def _derivative_display(self) -> dict:
+        """Placeholder symbols ``der(x)`` mapped to ``der(x)`` expressions, for printing."""
+        out: dict = {}
+        system = self.system
+        for v in range(system.n_vars):
+            if system.info[v] is None and system.diff_to_var[v] != -1:
+                chain = []
+                u = v
+                while system.info[u] is None and system.diff_to_var[u] != -1:
+                    chain.append(u)
+                    u = system.diff_to_var[u]
+                expr = system.symbols[u]
+                for _ in chain:
+                    expr = der(expr)
+                out[system.symbols[v]] = expr
         return out
 
     def to_latex(self, reduced: bool = False) -> str:
@@ -178,7 +198,9 @@ class CompiledSystem:
             "  dummy derivatives: "
             + (", ".join(sorted(self.system.name(v) for v in self.dummies)) or "-"),
             f"  algebraic (DAE) variables: {', '.join(self.algebraic_names) or '-'}",
-            f"  integrator: {'CVODES (ODE)' if self.is_ode else 'IDAS (index-1 DAE)'}",
+            "  integrator: " + ("none (no states: algebraic equations at each output time)"
+                                if not self.states else
+                                "CVODES (ODE)" if self.is_ode else "IDAS (index-1 DAE)"),
         ]
         return "\n".join(lines)
 

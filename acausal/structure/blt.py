@@ -93,11 +93,11 @@ def _linear_term(term: sp.Expr, symbol: sp.Symbol) -> sp.Expr | None:
     return None
 
 
-def solve_linear(residual: sp.Expr, symbol: sp.Symbol) -> sp.Expr | None:
-    """``symbol`` from ``residual = 0`` when it occurs linearly; else None.
+def linear_solution(residual: sp.Expr, symbol: sp.Symbol) -> tuple[sp.Expr, sp.Expr] | None:
+    """``(solution, coefficient)`` of ``symbol`` from ``residual = 0`` when it occurs linearly.
 
     The common shapes ``c*v + rest`` are solved by inspection; anything else through one
-    ``sympy.diff`` of this single equation.
+    ``sympy.diff`` of this single equation. None when the symbol occurs nonlinearly.
     """
     terms = residual.args if residual.is_Add else (residual,)
     with_symbol = [t for t in terms if t.has(symbol)]
@@ -105,14 +105,20 @@ def solve_linear(residual: sp.Expr, symbol: sp.Symbol) -> sp.Expr | None:
         coeff = _linear_term(with_symbol[0], symbol)
         if coeff is not None and coeff != 0:
             rest = sp.Add(*[t for t in terms if t is not with_symbol[0]])
-            return -rest / coeff
+            return -rest / coeff, coeff
     a = sp.diff(residual, symbol)
     if a == 0 or a.has(symbol):
         return None
     b = residual.xreplace({symbol: sp.S.Zero})
     if b.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
         return None
-    return -b / a
+    return -b / a, a
+
+
+def solve_linear(residual: sp.Expr, symbol: sp.Symbol) -> sp.Expr | None:
+    """``symbol`` from ``residual = 0`` when it occurs linearly; else None."""
+    found = linear_solution(residual, symbol)
+    return None if found is None else found[0]
 
 
 def tear_block(system: EquationSystem, block: Block) -> TornBlock:
@@ -138,6 +144,7 @@ def tear_block(system: EquationSystem, block: Block) -> TornBlock:
     remaining = set(block.eqs)
     open_count = {e: len(vs) for e, vs in unknown_of.items()}
     failed: set[tuple[int, int]] = set()
+    variables = system.index_of
 
     def mark_known(v: int) -> None:
         known.add(v)
@@ -154,11 +161,14 @@ def tear_block(system: EquationSystem, block: Block) -> TornBlock:
                 v = next(u for u in unknown_of[e] if u not in known)
                 if (e, v) in failed:
                     continue
-                expr = solve_linear(system.residuals[e], system.symbols[v])
-                if expr is None:
+                found = linear_solution(system.residuals[e], system.symbols[v])
+                # Inside a loop, only pivot on coefficients made of numbers and parameters: a
+                # coefficient such as r*sin(phi) vanishes at regular configurations. Such
+                # unknowns become tear variables and the loop is solved as a whole.
+                if found is None or any(sym in variables for sym in found[1].free_symbols):
                     failed.add((e, v))
                     continue
-                result.assignments.append((v, e, expr))
+                result.assignments.append((v, e, found[0]))
                 remaining.discard(e)
                 mark_known(v)
                 progress = True
