@@ -30,9 +30,11 @@ def test_readme_has_exactly_two_setup_commands_and_ci_runs_them():
     install, test = commands
     assert "pip install" in install and "examples/" in install
     assert "pytest" in test
-    ci_lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
-    assert install in ci_lines and test in ci_lines, ".ci/run must run the README commands verbatim"
-    assert ci_lines.index(install) < ci_lines.index(test)
+    ci = (ROOT / ".ci" / "run").read_text()
+    ci_lines = [line.strip() for line in ci.splitlines()]
+    assert f"({install})" in ci, ".ci/run must run the README's install command verbatim"
+    assert test in ci_lines, ".ci/run must run the README's test command verbatim"
+    assert ci.index(install) < ci.index(test)
 
 
 def test_main_example_from_readme_runs(tmp_path):

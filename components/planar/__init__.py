@@ -1,0 +1,1 @@
+"""Planar (2-D) multibody components after the Modelica PlanarMechanics library."""
