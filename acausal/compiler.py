@@ -24,7 +24,7 @@ from .codegen import Translator
 from .errors import ParameterError, UnknownNameError, did_you_mean
 from .flatten import FlatSystem, flatten
 from .model import Component
-from .structure.alias import AliasMap, eliminate_aliases
+from .structure.alias import AliasMap, compose_alias_maps, eliminate_aliases, has_alias_equations
 from .structure.blt import blt, tear_block
 from .structure.checks import check_structure
 from .structure.dummy_derivatives import select_dummy_derivatives, states_after_selection
@@ -57,6 +57,7 @@ class CompiledSystem:
     parameter_names: list[str]
     parameter_values: np.ndarray
     initial_residuals: list[tuple[Any, str]] = field(default_factory=list)
+    algebraic_equations: list[str] = field(default_factory=list)  # source of each row of alg
     timings: dict[str, float] = field(default_factory=dict)
     _functions: dict = field(default_factory=dict, repr=False)
 
@@ -242,6 +243,9 @@ def compile_model(model: Component) -> CompiledSystem:
     check_structure(system)
     lap("structure")
     reduced, aliases = eliminate_aliases(system)
+    while has_alias_equations(reduced):  # substitution can create new ones (a = b + c, c = -b)
+        reduced, second = eliminate_aliases(reduced)
+        aliases = compose_alias_maps(aliases, second)
     lap("alias")
     matching = pantelides(reduced)
     del matching
@@ -272,6 +276,7 @@ def _generate(model, flat, system: EquationSystem, aliases, dummies, states, blo
     z_syms: list[ca.SX] = []
     algebraics: list[int] = []
     alg_res: list[ca.SX] = []
+    alg_labels: list[str] = []
     global_tr = Translator(values)
     for block in blocks:
         torn = tear_block(system, block)
@@ -307,6 +312,7 @@ def _generate(model, flat, system: EquationSystem, aliases, dummies, states, blo
             tr2.symbol_map.maps[0][system.symbols[v]] = values[system.symbols[v]]
         if solved is None:
             alg_res.extend(tr2(system.residuals[e]) for e in torn.residual_eqs)
+            alg_labels.extend(system.describe_eq(e) for e in torn.residual_eqs)
     z = ca.vertcat(*z_syms) if z_syms else ca.SX(0, 1)
     ode = ca.vertcat(*[values[system.symbols[system.var_to_diff[v]]] for v in states]) \
         if states else ca.SX(0, 1)
@@ -318,6 +324,7 @@ def _generate(model, flat, system: EquationSystem, aliases, dummies, states, blo
         states=states, algebraics=algebraics, t=t, x=x, z=z, p=p, ode=ode, alg=alg,
         observed=observed, parameter_names=[prm.name for prm in flat.parameters],
         parameter_values=np.array([float(prm.value) for prm in flat.parameters], dtype=float))
+    compiled.algebraic_equations = alg_labels
     compiled.initial_residuals = _initial_residuals(flat, system, aliases, values)
     return compiled
 

@@ -161,6 +161,7 @@ def flatten(model: Component) -> FlatSystem:
     equations: list[FlatEquation] = []
     initial: list[FlatEquation] = []
     graph = nx.Graph()
+    in_model = {id(c) for c in connectors}
     for comp in components:
         where = _describe_component(comp)
         for target, method in ((equations, comp.equations), (initial, comp.initial_equations)):
@@ -175,7 +176,7 @@ def flatten(model: Component) -> FlatSystem:
                     f"{where}.connections() returned {conn!r}: return connect(a, b) statements.")
             ends = []
             for c in (conn.a, conn.b):
-                if c._path is None or not _belongs_to(c, comp):
+                if c._path is None or id(c) not in in_model or not _belongs_to(c, comp):
                     raise ModelDefinitionError(
                         f"{where} connects {c!r}, which is not a connector of this component or "
                         "of one of its parts: connect only connectors inside the component.")

@@ -74,7 +74,7 @@ def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
     if n_z:
         for i in range(n_z):
             eqs.append(cs.alg[i])
-            labels.append(f"algebraic equation for '{cs.algebraic_names[i]}'")
+            labels.append(cs.algebraic_equations[i])
             kinds.append("alg")
     simple_fixed = {}
     for v, value, name in fixed:
@@ -164,7 +164,7 @@ def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
 def _solve_algebraic(cs, p, t0, x0, z_guess) -> np.ndarray:
     f = ca.Function("alg_res", [cs.z, cs.t, cs.x, cs.p], [cs.alg])
     g = ca.Function("alg_z", [cs.z, cs.t, cs.p], [f(cs.z, cs.t, x0, cs.p)])
-    labels = [f"algebraic equation for '{n}'" for n in cs.algebraic_names]
+    labels = list(cs.algebraic_equations)
     z0, _ = _newton(g, z_guess, t0, p, labels)
     return z0
 

@@ -327,3 +327,42 @@ def _check_zero_class(system: EquationSystem, mems) -> None:
                 f"'{inf.name}' has the fixed start value {inf.start}, but the model makes it "
                 "identically zero (e.g. an open flange's force). Remove fixed=True or the "
                 "start value.")
+
+
+def has_alias_equations(system: EquationSystem) -> bool:
+    """Whether any equation of ``system`` is an alias that elimination could remove."""
+    uf = None
+    for e in range(system.n_eqs):
+        if len(system.incidence[e]) > 2:
+            continue
+        parsed = _parse_alias(system.residuals[e])
+        if parsed is None:
+            continue
+        a_sym, b_sym, _ = parsed
+        if uf is None:
+            uf = _SignedUnionFind(system)
+        a = system.index_of.get(a_sym)
+        b = uf.zero if b_sym is None else system.index_of.get(b_sym)
+        if a is not None and b is not None and uf.can_union(a, b):
+            return True
+    return False
+
+
+def compose_alias_maps(first: AliasMap, second: AliasMap) -> AliasMap:
+    """The map from the variables before ``first`` through both eliminations."""
+    out = AliasMap(list(first.names), [0] * len(first.names), [-1] * len(first.names))
+    for v in range(len(first.names)):
+        mid = first.target[v]
+        if mid == -1:
+            continue
+        target = second.target[mid]
+        if target != -1:
+            out.sign[v] = first.sign[v] * second.sign[mid]
+            out.target[v] = target
+    # the intermediate representatives keep their own names too
+    for mid, name in enumerate(second.names):
+        if name not in out.names:
+            out.names.append(name)
+            out.sign.append(second.sign[mid])
+            out.target.append(second.target[mid])
+    return out

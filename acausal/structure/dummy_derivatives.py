@@ -29,15 +29,20 @@ from .system import EquationSystem
 
 
 def _priority(system: EquationSystem, v: int) -> float:
-    """Priority of keeping der-variable ``v``'s integral as a state."""
-    best = -np.inf
+    """Priority of keeping der-variable ``v``'s integrals as states.
+
+    The sum of the ``state_priority`` of the variables below ``v`` in its derivative chain, so
+    that a priority on either the position or the velocity counts, and a negative priority on
+    one of them is not masked by the other's default 0.
+    """
+    total = 0.0
     u = system.diff_to_var[v]
     while u != -1:
         info = system.info[u]
         if info is not None:
-            best = max(best, info.state_priority)
+            total += info.state_priority
         u = system.diff_to_var[u]
-    return 0.0 if best == -np.inf else best
+    return total
 
 
 def _pick_columns(a: np.ndarray, priorities: list[float], m: int) -> list[int] | None:
