@@ -27,13 +27,16 @@ from .model import Component
 from .structure.alias import AliasMap, compose_alias_maps, eliminate_aliases, has_alias_equations
 from .structure.blt import blt, tear_block
 from .structure.checks import check_structure
-from .structure.dummy_derivatives import select_dummy_derivatives, states_after_selection
+from .structure.dummy_derivatives import StateSelector, states_after_selection
 from .structure.pantelides import pantelides
 from .structure.system import EquationSystem, build_equation_system
 from .symbolic import der, latex_symbol_names, time
 
 #: Largest linear algebraic loop (in tear variables) solved symbolically; larger ones go to IDAS.
 MAX_SYMBOLIC_LINEAR_LOOP = 12
+#: Dynamic state selection is used when priorities left the choice to numbers and the
+#: differentiated constraints number at most this many (planar mechanisms, not large chains).
+DYNAMIC_SELECTION_LIMIT = 120
 
 
 @dataclass
@@ -58,6 +61,8 @@ class CompiledSystem:
     parameter_values: np.ndarray
     initial_residuals: list[tuple[Any, str]] = field(default_factory=list)
     algebraic_equations: list[str] = field(default_factory=list)  # source of each row of alg
+    selector: Any = None  # StateSelector of the index-reduced system
+    dynamic_selection: bool = False  # whether simulate() monitors and re-selects states
     timings: dict[str, float] = field(default_factory=dict)
     _functions: dict = field(default_factory=dict, repr=False)
 
@@ -205,6 +210,21 @@ class CompiledSystem:
         ]
         return "\n".join(lines)
 
+    def realization(self, dummies: set[int]) -> CompiledSystem:
+        """The same model compiled for another choice of dummy derivatives (cached)."""
+        if set(dummies) == set(self.dummies):
+            return self
+        cache = self._functions.setdefault("realizations", {})
+        key = frozenset(dummies)
+        other = cache.get(key)
+        if other is None:
+            other = realize(self.flat, self.system, self.aliases, set(dummies))
+            other.selector = self.selector
+            other.dynamic_selection = self.dynamic_selection
+            other._functions["realizations"] = cache
+            cache[key] = other
+        return other
+
     def simulate(self, t_end: float, **options: Any):
         """Simulate this compiled system (see :func:`acausal.simulate`)."""
         from .simulate import simulate_compiled
@@ -251,20 +271,29 @@ def compile_model(model: Component) -> CompiledSystem:
     del matching
     lap("pantelides")
     param_values = {p.symbol: float(p.value) for p in flat.parameters}
-    dummies = select_dummy_derivatives(reduced, _start_point(reduced), param_values)
-    states = states_after_selection(reduced, dummies)
+    selector = StateSelector(reduced, param_values)
+    dummies = selector.select(_start_point(reduced))
     lap("state selection")
-    state_set = set(states)
-    unknowns = [v for v in range(reduced.n_vars) if v not in state_set]
-    blocks = blt(reduced, unknowns)
-    lap("blt")
-    compiled = _generate(model, flat, reduced, aliases, dummies, states, blocks)
-    lap("codegen")
+    compiled = realize(flat, reduced, aliases, dummies)
+    lap("blt and codegen")
+    compiled.selector = selector
+    compiled.dynamic_selection = (selector.decided_by_numbers
+                                  and selector.level_size <= DYNAMIC_SELECTION_LIMIT)
     compiled.timings = timings
     return compiled
 
 
-def _generate(model, flat, system: EquationSystem, aliases, dummies, states, blocks):
+def realize(flat: FlatSystem, system: EquationSystem, aliases: AliasMap,
+            dummies: set[int]) -> CompiledSystem:
+    """Sort, tear and generate code for one choice of dummy derivatives."""
+    states = states_after_selection(system, dummies)
+    state_set = set(states)
+    unknowns = [v for v in range(system.n_vars) if v not in state_set]
+    blocks = blt(system, unknowns)
+    return _generate(flat, system, aliases, dummies, states, blocks)
+
+
+def _generate(flat, system: EquationSystem, aliases, dummies, states, blocks):
     t = ca.SX.sym("t")
     x = ca.SX.sym("x", len(states))
     p = ca.SX.sym("p", len(flat.parameters))

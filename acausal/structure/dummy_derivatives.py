@@ -76,8 +76,8 @@ def _pick_columns(a: np.ndarray, priorities: list[float], m: int) -> list[int] |
     return chosen
 
 
-def _jacobians(system: EquationSystem, eqs: list[int], cands: list[int], point: dict,
-               params: dict, rng: np.random.Generator):
+def _jacobian_function(system: EquationSystem, eqs: list[int], cands: list[int], params: dict):
+    """CasADi function (values of the involved variables, t) -> d eqs / d cands."""
     involved = sorted({v for e in eqs for v in system.incidence[e]} | set(cands))
     syms = {system.symbols[v]: ca.SX.sym(f"v{v}") for v in involved}
     t = ca.SX.sym("t")
@@ -88,12 +88,7 @@ def _jacobians(system: EquationSystem, eqs: list[int], cands: list[int], point: 
     res = ca.vertcat(*[tr(system.residuals[e]) for e in eqs])
     zs = ca.vertcat(*[syms[system.symbols[v]] for v in cands])
     args = ca.vertcat(*[syms[system.symbols[v]] for v in involved])
-    jac = ca.Function("dummy_jacobian", [args, t], [ca.jacobian(res, zs)])
-    at_start = np.array([point.get(v, 0.0) for v in involved], dtype=float)
-    generic = rng.uniform(0.5, 1.5, len(involved)) * rng.choice([-1.0, 1.0], len(involved))
-    j_start = np.array(jac(at_start, 0.0).full())
-    j_generic = np.array(jac(generic, 0.37).full())
-    return j_start, j_generic
+    return ca.Function("dummy_jacobian", [args, t], [ca.jacobian(res, zs)]), involved
 
 
 #: Largest connected part of one level chosen by dense numeric elimination; larger parts use a
@@ -125,34 +120,6 @@ def _components(system: EquationSystem, g: list[int], cands: list[int]) -> list[
     return [grp for grp in groups.values() if grp[0]]
 
 
-def _select_level(system, g, cands, point, params, rng) -> list[int]:
-    """Indices into ``cands`` of the dummy derivatives of one level."""
-    chosen: list[int] = []
-    for rows, cols in _components(system, g, cands):
-        eqs = [g[r] for r in rows]
-        sub = [cands[k] for k in cols]
-        if len(cols) < len(rows):
-            raise StructurallySingularError(
-                "State selection: these differentiated constraints involve fewer candidate "
-                "derivatives than there are constraints:" + _listing(
-                    [system.describe_eq(e) for e in eqs]))
-        prios = [_priority(system, v) for v in sub]
-        j_start, j_generic = _jacobians(system, eqs, sub, point, params, rng)
-        if len(rows) <= DENSE_SELECTION_LIMIT:
-            pick = _pick_columns(j_start, prios, len(rows))
-            if pick is None:
-                pick = _pick_columns(j_generic, prios, len(rows))
-        else:
-            pick = _structural_pick(j_start, j_generic, prios)
-        if pick is None:
-            raise StructurallySingularError(
-                "The differentiated constraints are singular with respect to every choice of "
-                "derivatives (redundant constraints?):" + _listing(
-                    [system.describe_eq(e) for e in eqs]))
-        chosen.extend(cols[k] for k in pick)
-    return chosen
-
-
 def _structural_pick(j_start: np.ndarray, j_generic: np.ndarray, prios: list[float]):
     """Priority-ordered matching of rows to columns, accepted if numerically non-singular."""
     from .matching import maximum_matching
@@ -179,44 +146,140 @@ def _structural_pick(j_start: np.ndarray, j_generic: np.ndarray, prios: list[flo
     return None
 
 
+class StateSelector:
+    """Dummy-derivative selection for one index-reduced system, reusable during simulation.
+
+    ``select(point)`` chooses the dummy derivatives at a point; ``quality(dummies, values)``
+    measures how regular a given choice is at a point: the smallest, over the connected parts of
+    every level, of sigma_min(chosen columns) / sigma_max(all candidate columns) of the level's
+    Jacobian. A choice whose quality falls towards zero is about to become singular.
+    """
+
+    def __init__(self, system: EquationSystem, params: dict) -> None:
+        self.system = system
+        self.params = params
+        self.chains = []
+        for e in range(system.n_eqs):
+            if system.diff_to_eq[e] != -1:
+                continue
+            chain = [e]
+            while system.eq_to_diff[chain[-1]] != -1:
+                chain.append(system.eq_to_diff[chain[-1]])
+            if len(chain) > 1:
+                self.chains.append(chain)
+        self.max_level = max((len(c) - 1 for c in self.chains), default=0)
+        self._functions: dict[tuple, tuple] = {}
+        self.decided_by_numbers = False  # set by select(): a tie in priority was broken numerically
+
+    @property
+    def level_size(self) -> int:
+        return sum(len(c) - 1 for c in self.chains)
+
+    def _level_equations(self, i: int) -> list[int]:
+        return [c[len(c) - i] for c in self.chains if len(c) - i >= 1]
+
+    def _candidates(self, i: int, g: list[int], selected: list[int]) -> list[int]:
+        system = self.system
+        if i == 1:
+            return sorted({v for e in g for v in system.incidence[e]
+                           if system.diff_to_var[v] != -1 and system.var_to_diff[v] == -1})
+        return sorted({system.diff_to_var[v] for v in selected if system.diff_to_var[v] != -1})
+
+    def _evaluate(self, eqs, cands, point: dict[int, float], t: float = 0.0) -> np.ndarray:
+        key = (tuple(eqs), tuple(cands))
+        found = self._functions.get(key)
+        if found is None:
+            found = _jacobian_function(self.system, eqs, cands, self.params)
+            self._functions[key] = found
+        f, involved = found
+        args = np.array([point.get(v, 0.0) for v in involved], dtype=float)
+        return np.array(f(args, t).full())
+
+    def _evaluate_generic(self, eqs, cands, rng) -> np.ndarray:
+        f, involved = self._functions[(tuple(eqs), tuple(cands))]
+        generic = rng.uniform(0.5, 1.5, len(involved)) * rng.choice([-1.0, 1.0], len(involved))
+        return np.array(f(generic, 0.37).full())
+
+    def select(self, point: dict[int, float], t: float = 0.0) -> set[int]:
+        system = self.system
+        rng = np.random.default_rng(20260101)
+        dummies: set[int] = set()
+        selected: list[int] = []
+        self.decided_by_numbers = False
+        for i in range(1, self.max_level + 1):
+            g = self._level_equations(i)
+            if not g:
+                break
+            cands = self._candidates(i, g, selected)
+            if len(cands) < len(g):
+                raise StructurallySingularError(
+                    "State selection found fewer candidate derivatives than differentiated "
+                    "constraints at one level:" + _listing([system.describe_eq(e) for e in g]))
+            chosen: list[int] = []
+            for rows, cols in _components(system, g, cands):
+                eqs = [g[r] for r in rows]
+                sub = [cands[k] for k in cols]
+                if len(cols) < len(rows):
+                    raise StructurallySingularError(
+                        "State selection: these differentiated constraints involve fewer "
+                        "candidate derivatives than there are constraints:" + _listing(
+                            [system.describe_eq(e) for e in eqs]))
+                prios = [_priority(system, v) for v in sub]
+                j_start = self._evaluate(eqs, sub, point, t)
+                if len(rows) <= DENSE_SELECTION_LIMIT:
+                    pick = _pick_columns(j_start, prios, len(rows))
+                    if pick is None:
+                        pick = _pick_columns(self._evaluate_generic(eqs, sub, rng), prios,
+                                             len(rows))
+                else:
+                    pick = _structural_pick(j_start, self._evaluate_generic(eqs, sub, rng),
+                                            prios)
+                if pick is None:
+                    raise StructurallySingularError(
+                        "The differentiated constraints are singular with respect to every "
+                        "choice of derivatives (redundant constraints?):" + _listing(
+                            [system.describe_eq(e) for e in eqs]))
+                chosen_prios = {prios[k] for k in pick}
+                if any(prios[k] in chosen_prios for k in range(len(sub)) if k not in pick):
+                    self.decided_by_numbers = True
+                chosen.extend(sub[k] for k in pick)
+            selected = chosen
+            dummies.update(selected)
+        return dummies
+
+    def quality(self, dummies: set[int], point: dict[int, float], t: float = 0.0) -> float:
+        """Regularity of the choice ``dummies`` at ``point`` (1 = best possible scale, 0 =
+        singular)."""
+        worst = 1.0
+        selected: list[int] = []
+        for i in range(1, self.max_level + 1):
+            g = self._level_equations(i)
+            if not g:
+                break
+            cands = self._candidates(i, g, selected)
+            selected = [v for v in cands if v in dummies]
+            for rows, cols in _components(self.system, g, cands):
+                eqs = [g[r] for r in rows]
+                sub = [cands[k] for k in cols]
+                jac = self._evaluate(eqs, sub, point, t)
+                chosen = [k for k, v in enumerate(sub) if v in dummies]
+                if len(chosen) != len(rows):
+                    return 0.0
+                top = np.linalg.norm(jac, 2)
+                if top == 0.0:
+                    return 0.0
+                low = np.linalg.svd(jac[:, chosen], compute_uv=False)[-1]
+                worst = min(worst, low / top)
+        return worst
+
+
 def select_dummy_derivatives(system: EquationSystem, point: dict[int, float],
                              params: dict) -> set[int]:
     """Return the set of dummy derivative variables of a system after Pantelides.
 
     ``point`` maps variable indices to start values; ``params`` maps parameter symbols to values.
     """
-    chains = []
-    for e in range(system.n_eqs):
-        if system.diff_to_eq[e] != -1:
-            continue
-        chain = [e]
-        while system.eq_to_diff[chain[-1]] != -1:
-            chain.append(system.eq_to_diff[chain[-1]])
-        if len(chain) > 1:
-            chains.append(chain)
-    if not chains:
-        return set()
-    rng = np.random.default_rng(20260101)
-    dummies: set[int] = set()
-    selected: list[int] = []
-    max_c = max(len(c) - 1 for c in chains)
-    for i in range(1, max_c + 1):
-        g = [c[len(c) - i] for c in chains if len(c) - i >= 1]
-        if not g:
-            break
-        if i == 1:
-            cands = sorted({v for e in g for v in system.incidence[e]
-                            if system.diff_to_var[v] != -1 and system.var_to_diff[v] == -1})
-        else:
-            cands = sorted({system.diff_to_var[v] for v in selected if system.diff_to_var[v] != -1})
-        if len(cands) < len(g):
-            raise StructurallySingularError(
-                "State selection found fewer candidate derivatives than differentiated "
-                "constraints at one level:" + _listing([system.describe_eq(e) for e in g]))
-        pick = _select_level(system, g, cands, point, params, rng)
-        selected = [cands[k] for k in pick]
-        dummies.update(selected)
-    return dummies
+    return StateSelector(system, params).select(point)
 
 
 def states_after_selection(system: EquationSystem, dummies: set[int]) -> list[int]:
