@@ -59,10 +59,15 @@ def simulate_compiled(cs: CompiledSystem, t_end: float, *, t_start: float = 0.0,
                       n_points: int | None = None, dt: float | None = None, t_eval: Any = None,
                       params: dict[str, float] | None = None, rtol: float = 1e-6,
                       atol: float = 1e-8, max_step: float | None = None,
-                      integrator_options: dict | None = None) -> Solution:
+                      integrator_options: dict | None = None,
+                      dynamic_state_selection: bool | None = None) -> Solution:
     grid = output_grid(float(t_start), float(t_end), n_points, dt, t_eval)
     p = cs.parameter_vector(params)
     init = initialize(cs, p, float(grid[0]))
+    dynamic = cs.dynamic_selection if dynamic_state_selection is None else dynamic_state_selection
+    if dynamic and cs.selector is not None and cs.selector.max_level > 0:
+        return _simulate_with_state_reselection(cs, grid, init, p, rtol, atol, max_step,
+                                                integrator_options or {})
     xs, zs = _integrate(cs, grid, init.x0, init.z0, p, rtol, atol, max_step,
                         integrator_options or {})
     if 0 < zs.shape[0] <= MAX_POLISHED_ALGEBRAICS:
@@ -93,10 +98,7 @@ def _integrate(cs, grid, x0, z0, p, rtol, atol, max_step, extra):
             zs[:, k] = z
         return np.zeros((0, grid.size)), zs
     plugin = "cvodes" if n_z == 0 else "idas"
-    opts = {"reltol": rtol, "abstol": atol}
-    if max_step is not None:
-        opts["max_step_size"] = max_step
-    opts.update(extra)
+    opts = _integrator_options(rtol, atol, max_step, extra)
     key = ("integrator", plugin, grid.tobytes(), tuple(sorted(
         (k, repr(v)) for k, v in opts.items())))
     integ = cs._functions.get(key)
@@ -128,6 +130,149 @@ def _integrate(cs, grid, x0, z0, p, rtol, atol, max_step, extra):
     else:
         zs = np.zeros((0, grid.size))
     return xs, zs
+
+
+#: Re-select states when the current choice's quality falls below this fraction of its value at
+#: the last (re)selection, and switch only to a choice at least SWITCH_GAIN times better.
+RESELECT_FRACTION = 0.5
+SWITCH_GAIN = 1.5
+
+
+def _integrator_options(rtol, atol, max_step, extra) -> dict:
+    opts = {"reltol": rtol, "abstol": atol}
+    if max_step is not None:
+        opts["max_step_size"] = max_step
+    opts.update(extra)
+    return opts
+
+
+#: Output intervals integrated per integrator call while states may be re-selected: restarting
+#: the integrator at every output point costs accuracy (it restarts at low order).
+RESELECT_CHUNK = 25
+
+
+def _chunk_integrator(cs: CompiledSystem, h: float, m: int, opts: dict) -> ca.Function:
+    """Integrator over [t_k, t_k + m h] with outputs every h, for any t_k (time shifted,
+    t_k an extra parameter)."""
+    key = ("chunk", float(h), m, tuple(sorted((k, repr(v)) for k, v in opts.items())))
+    integ = cs._functions.get(key)
+    if integ is None:
+        tau = ca.SX.sym("tau")
+        t_k = ca.SX.sym("t_k")
+        dae = {"x": cs.x, "p": ca.vertcat(cs.p, t_k), "t": tau,
+               "ode": ca.substitute(cs.ode, cs.t, tau + t_k)}
+        plugin = "cvodes"
+        if cs.z.numel():
+            plugin = "idas"
+            dae["z"] = cs.z
+            dae["alg"] = ca.substitute(cs.alg, cs.t, tau + t_k)
+        integ = ca.integrator("chunk", plugin, dae, 0.0, [h * (j + 1) for j in range(m)], opts)
+        cs._functions[key] = integ
+    return integ
+
+
+def _simulate_with_state_reselection(cs, grid, init, p, rtol, atol, max_step, extra):
+    """Integrate in chunks and re-select the states when the choice degrades.
+
+    At every output point the quality of the current dummy-derivative choice is measured (see
+    StateSelector.quality). When it has fallen below RESELECT_FRACTION of its value at the last
+    selection, the selection is made afresh at this point; if the new choice is clearly better
+    the model switches to its realisation there: the new states take their values from the
+    current solution, the algebraic variables are solved again, and integration restarts.
+    """
+    from .initialize import _solve_algebraic
+
+    selector = cs.selector
+    opts = _integrator_options(rtol, atol, max_step, extra)
+    values = np.empty((cs.system.n_vars, grid.size))
+    switches: list[tuple[float, list[str]]] = []
+    steps = np.diff(grid)
+    uniform = np.allclose(steps, steps[0], rtol=1e-12, atol=0.0)
+
+    def observe(real, t, x, z):
+        return np.array(real.function("observed")(t, x, z, p)).ravel()
+
+    def as_point(v):
+        return dict(enumerate(v.tolist()))
+
+    def reselect(real, t, v, q_now, forced=False):
+        best = selector.select(as_point(v), t)
+        if best == set(real.dummies):
+            return real, q_now
+        q_best = selector.quality(best, as_point(v), t)
+        if q_best <= SWITCH_GAIN * q_now and not forced:
+            return real, q_now
+        switches.append((float(t), cs.realization(best).state_names))
+        return cs.realization(best), q_best
+
+    def restart(real, t, v):
+        x = v[real.states]
+        z = _solve_algebraic(real, p, t, x, v[real.algebraics]) if real.algebraics \
+            else np.zeros(0)
+        return x, z, observe(real, t, x, z)
+
+    cur = cs
+    x, z = np.asarray(init.x0, float), np.asarray(init.z0, float)
+    v = observe(cur, grid[0], x, z)
+    q_ref = selector.quality(cur.dummies, as_point(v), grid[0])
+    new, q_ref = reselect(cur, grid[0], v, q_ref)
+    if new is not cur:
+        cur = new
+        x, z, v = restart(cur, grid[0], v)
+    values[:, 0] = v
+    k = 0
+    single_until = 0  # after a failed chunk, go one output interval at a time for a while
+    forced_at = -1
+    while k < grid.size - 1:
+        m = min(RESELECT_CHUNK, grid.size - 1 - k) if uniform and k >= single_until else 1
+        integ = _chunk_integrator(cur, float(grid[k + 1] - grid[k]), m, opts)
+        args = {"x0": x, "p": np.append(p, grid[k])}
+        if cur.z.numel():
+            args["z0"] = z
+        try:
+            out = integ(**args)
+        except RuntimeError as exc:
+            if m > 1:  # the states may have become singular inside the chunk: go finer
+                single_until = k + RESELECT_CHUNK
+                continue
+            if forced_at != k:  # re-select at the start of the failing interval and retry
+                forced_at = k
+                new, q_ref = reselect(cur, grid[k], values[:, k], 0.0, forced=True)
+                if new is not cur:
+                    cur = new
+                    x, z, _ = restart(cur, grid[k], values[:, k])
+                    continue
+            raise SimulationError(
+                f"The integrator failed after t = {grid[k]:g} with states "
+                f"{', '.join(cur.state_names)}: {_short(exc)}. Try a smaller rtol/atol or "
+                "max_step.") from exc
+        xs = np.array(out["xf"].full())
+        zs = np.array(out["zf"].full()) if cur.z.numel() else np.zeros((0, m))
+        if 0 < zs.shape[0] <= MAX_POLISHED_ALGEBRAICS:
+            zs = _polish_algebraic(cur, grid[k + 1:k + 1 + m], xs, zs, p)
+        switched = False
+        for j in range(m):
+            t_j = float(grid[k + 1 + j])
+            x, z = xs[:, j], zs[:, j]
+            v = observe(cur, t_j, x, z)
+            if not np.all(np.isfinite(v)):
+                raise SimulationError(f"Non-finite values at t = {t_j:g} (states "
+                                      f"{', '.join(cur.state_names)}).")
+            q = selector.quality(cur.dummies, as_point(v), t_j)
+            if q < RESELECT_FRACTION * q_ref:
+                new, q_ref = reselect(cur, t_j, v, q)
+                if new is not cur:
+                    cur = new
+                    x, z, v = restart(cur, t_j, v)
+                    switched = True
+            values[:, k + 1 + j] = v
+            if switched:
+                k += j + 1
+                break
+        if not switched:
+            k += m
+    return Solution(cs, grid, np.zeros((0, grid.size)), np.zeros((0, grid.size)), p,
+                    init.defaulted, values=values, state_switches=switches)
 
 
 def _polish_algebraic(cs, grid, xs, zs, p, steps: int = 2):

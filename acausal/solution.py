@@ -19,17 +19,23 @@ class Solution:
     """
 
     def __init__(self, compiled, t: np.ndarray, x: np.ndarray, z: np.ndarray, p: np.ndarray,
-                 defaulted_states: list[str] | None = None) -> None:
+                 defaulted_states: list[str] | None = None, values: np.ndarray | None = None,
+                 state_switches: list | None = None) -> None:
         self.compiled = compiled
         self.t = t
         self.x = x  # states, one row per compiled.state_names
         self.z = z  # algebraic variables, one row per compiled.algebraic_names
         self._p = p
-        self._values: np.ndarray | None = None  # every variable, evaluated on first need
+        # every variable, evaluated on first need (given when the states changed during the run)
+        self._values: np.ndarray | None = values
+        #: (time, new state names) for every dynamic re-selection of states during the run
+        self.state_switches = list(state_switches or [])
         self.parameters = dict(zip(compiled.parameter_names, p.tolist()))
         self.defaulted_states = list(defaulted_states or [])
 
     def _row(self, index: int) -> np.ndarray:
+        if self._values is not None:
+            return self._values[index]
         cs = self.compiled
         pos = cs._functions.get("state_position")
         if pos is None:
