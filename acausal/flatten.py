@@ -23,7 +23,7 @@ import sympy as sp
 
 from .errors import ModelDefinitionError, UnconnectedConnectorError
 from .model import BoundVariable, Component, Connection, Connector, Node
-from .symbolic import der, time
+from .symbolic import der, residual, time
 
 
 @dataclass
@@ -104,7 +104,7 @@ def _to_residuals(item: Any, where: str) -> list[tuple[sp.Expr, Any]]:
                 ri = rhs_m[i] if rhs_m is not None else rhs
                 out.append((diff[i], sp.Eq(li, ri, evaluate=False)))
             return out
-        return [(lhs - rhs, item)]
+        return [(residual(lhs, rhs), item)]
     if isinstance(item, sp.MatrixBase):
         return [(item[i], None) for i in range(item.shape[0] * item.shape[1])]
     if isinstance(item, (bool, sp.logic.boolalg.BooleanAtom)):
@@ -168,8 +168,8 @@ def flatten(model: Component) -> FlatSystem:
             kind = "initial equation" if target is initial else "equation"
             for i, item in enumerate(_iter_relations(method()), start=1):
                 label = f"{kind} {i} of {where}"
-                for residual, display in _to_residuals(item, label):
-                    target.append(FlatEquation(residual, comp.path, label, display))
+                for expr, display in _to_residuals(item, label):
+                    target.append(FlatEquation(expr, comp.path, label, display))
         for conn in _iter_relations(comp.connections()):
             if not isinstance(conn, Connection):
                 raise ModelDefinitionError(

@@ -104,8 +104,15 @@ def linear_solution(residual: sp.Expr, symbol: sp.Symbol) -> tuple[sp.Expr, sp.E
     if len(with_symbol) == 1:
         coeff = _linear_term(with_symbol[0], symbol)
         if coeff is not None and coeff != 0:
-            rest = sp.Add(*[t for t in terms if t is not with_symbol[0]])
-            return -rest / coeff, coeff
+            # Built unevaluated: the expression only goes to the code generator.
+            others = [t for t in terms if t is not with_symbol[0]]
+            if not others:
+                return sp.S.Zero, coeff
+            rest = others[0] if len(others) == 1 else sp.Add(*others, evaluate=False)
+            solution = sp.Mul(sp.S.NegativeOne, rest, evaluate=False)
+            if coeff != 1:
+                solution = sp.Mul(solution, sp.Pow(coeff, -1, evaluate=False), evaluate=False)
+            return solution, coeff
     a = sp.diff(residual, symbol)
     if a == 0 or a.has(symbol):
         return None
@@ -116,9 +123,12 @@ def linear_solution(residual: sp.Expr, symbol: sp.Symbol) -> tuple[sp.Expr, sp.E
 
 
 def solve_linear(residual: sp.Expr, symbol: sp.Symbol) -> sp.Expr | None:
-    """``symbol`` from ``residual = 0`` when it occurs linearly; else None."""
-    found = linear_solution(residual, symbol)
-    return None if found is None else found[0]
+    """``symbol`` from ``residual = 0`` when it occurs linearly, as an evaluated (readable)
+    sympy expression; else None. (The compiler uses the faster :func:`linear_solution`.)"""
+    a = sp.diff(residual, symbol)
+    if a == 0 or a.has(symbol):
+        return None
+    return -residual.xreplace({symbol: sp.S.Zero}) / a
 
 
 def tear_block(system: EquationSystem, block: Block) -> TornBlock:
@@ -126,9 +136,9 @@ def tear_block(system: EquationSystem, block: Block) -> TornBlock:
     result = TornBlock()
     if len(block.eqs) == 1:
         e, v = block.eqs[0], block.vars[0]
-        expr = solve_linear(system.residuals[e], system.symbols[v])
-        if expr is not None:
-            result.assignments.append((v, e, expr))
+        found = linear_solution(system.residuals[e], system.symbols[v])
+        if found is not None:
+            result.assignments.append((v, e, found[0]))
         else:
             result.tears.append(v)
             result.residual_eqs.append(e)

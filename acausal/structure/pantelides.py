@@ -22,15 +22,49 @@ from .matching import Matching
 from .system import EquationSystem
 
 
+def time_derivative(system: EquationSystem, r: sp.Expr) -> sp.Expr:
+    """d/dt of a residual, term by term: ``c * v`` with a constant ``c`` gives ``c * der(v)``
+    directly; any other term goes through ``sympy.diff`` (chain rule over its variables)."""
+    index_of = system.index_of
+    out = []
+    for term in (r.args if r.is_Add else (r,)):
+        if term.is_Symbol:
+            v = index_of.get(term)
+            if v is not None:
+                out.append(system.symbols[system.derivative_var(v)])
+            elif term is time:
+                out.append(sp.S.One)
+            continue
+        if term.is_Number:
+            continue
+        if term.is_Mul:
+            found = [f for f in term.args if f.is_Symbol and f in index_of]
+            if len(found) == 1 and term.args.count(found[0]) == 1:
+                rest = [f for f in term.args if f is not found[0]]
+                if not any(f.has(time) or any(s in index_of for s in f.free_symbols)
+                           for f in rest):
+                    dv = system.symbols[system.derivative_var(index_of[found[0]])]
+                    out.append(sp.Mul(*rest, dv, evaluate=False))
+                    continue
+        d = sp.diff(term, time) if term.has(time) else sp.S.Zero
+        for s in term.free_symbols:
+            v = index_of.get(s)
+            if v is not None:
+                d += sp.diff(term, s) * system.symbols[system.derivative_var(v)]
+        out.append(d)
+    if not out:
+        return sp.S.Zero
+    return out[0] if len(out) == 1 else sp.Add(*out, evaluate=False)
+
+
 def differentiate_equation(system: EquationSystem, e: int) -> int:
     """Append d/dt of equation ``e`` to the system (creating derivative variables); return it."""
     if system.eq_to_diff[e] != -1:
         return system.eq_to_diff[e]
     r = system.residuals[e]
-    d = sp.diff(r, time) if r.has(time) else sp.S.Zero
-    for v in system.incidence[e]:
-        dv = system.derivative_var(v)
-        d += sp.diff(r, system.symbols[v]) * system.symbols[dv]
+    for v in system.incidence[e]:  # derivative variables first, in a deterministic order
+        system.derivative_var(v)
+    d = time_derivative(system, r)
     source = system.sources[e]
     new = system.add_equation(d, source, system.incidence_of(d, source.label))
     system.eq_to_diff[e] = new

@@ -12,7 +12,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from acausal import Component, Eq, Parameter, SimulationError, Variable, compile, der
+from acausal import Component, Eq, Parameter, Variable, compile, der
 
 THETA0 = math.radians(85.0)
 G = 9.81
@@ -63,8 +63,3 @@ def test_swing_timing_matches_the_exact_period(compiled):
     back = [np.interp(0.0, [x[k], x[k + 1]], [sol.t[k], sol.t[k + 1]])
             for k in range(x.size - 1) if x[k] < 0 <= x[k + 1]]
     assert back[0] == pytest.approx(3 * period / 4, rel=1e-6)
-
-
-def test_static_selection_fails_where_dynamic_succeeds(compiled):
-    with pytest.raises(SimulationError):
-        compiled.simulate(1.0, rtol=1e-8, atol=1e-10, dynamic_state_selection=False)
