@@ -46,17 +46,82 @@ def _fixed_conditions(cs) -> list[tuple[int, float, str]]:
     return out
 
 
-def _guesses(cs, indices) -> np.ndarray:
+def _declared_guess(cs, v: int) -> float | None:
+    info = cs.system.info[v]
+    if info is None:
+        return None
+    g = info.guess if info.guess is not None else info.start
+    return None if g is None else float(g)
+
+
+def _guesses(cs, indices, propagated: dict[int, float] | None = None) -> np.ndarray:
     vals = []
     for v in indices:
-        info = cs.system.info[v]
-        value = 0.0
-        if info is not None:
-            g = info.guess if info.guess is not None else info.start
-            if g is not None:
-                value = float(g)
-        vals.append(value)
+        g = _declared_guess(cs, v)
+        if g is None and propagated:
+            g = propagated.get(v)
+        vals.append(0.0 if g is None else g)
     return np.array(vals, dtype=float)
+
+
+def propagate_guesses(cs, p: np.ndarray, t0: float, wanted: list[int]) -> dict[int, float]:
+    """Guesses for start-less variables through equations with two unknowns.
+
+    A start value given on one variable carries over to another one tied to it by an equation
+    that is linear in the other (``phi = phi_abs - offset``, ``s_rel = s_b - s_a`` with one side
+    known, ...), the way Modelica tools propagate start values. Breadth-first from the variables
+    that have start values; only ``wanted`` variables without a start of their own are filled.
+    """
+    import sympy as sp
+
+    from .codegen import Translator
+    from .structure.blt import linear_solution
+    from .symbolic import time
+
+    system = cs.system
+    need = {v for v in wanted if _declared_guess(cs, v) is None}
+    if not need:
+        return {}
+    known: dict[int, float] = {}
+    for v in range(system.n_vars):
+        g = _declared_guess(cs, v)
+        if g is not None:
+            known[v] = g
+    params = {prm.symbol: float(p[i]) for i, prm in enumerate(cs.flat.parameters)}
+    eqs_of: dict[int, list[int]] = {}
+    for e in range(system.n_eqs):
+        if len(system.incidence[e]) == 2:
+            for v in system.incidence[e]:
+                eqs_of.setdefault(v, []).append(e)
+    frontier = list(known)
+    out: dict[int, float] = {}
+    while frontier and need:
+        nxt = []
+        for u in frontier:
+            for e in eqs_of.get(u, ()):
+                a, b = system.incidence[e]
+                other = b if a == u else a
+                if other in known:
+                    continue
+                found = linear_solution(system.residuals[e], system.symbols[other])
+                if found is None:
+                    continue
+                values = dict(params)
+                values[system.symbols[u]] = known[u]
+                values[time] = t0
+                try:
+                    value = float(sp.sympify(found[0]).xreplace(values).evalf())
+                except (TypeError, ValueError):
+                    value = float(Translator(values)(found[0]))
+                if not np.isfinite(value):
+                    continue
+                known[other] = value
+                nxt.append(other)
+                if other in need:
+                    out[other] = value
+                    need.discard(other)
+        frontier = nxt
+    return out
 
 
 def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
@@ -64,8 +129,9 @@ def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
     n_x, n_z = cs.x.numel(), cs.z.numel()
     fixed = _fixed_conditions(cs)
     state_pos = {v: i for i, v in enumerate(cs.states)}
-    x_guess = _guesses(cs, cs.states)
-    z_guess = _guesses(cs, cs.algebraics)
+    propagated = propagate_guesses(cs, p, t0, list(cs.states) + list(cs.algebraics))
+    x_guess = _guesses(cs, cs.states, propagated)
+    z_guess = _guesses(cs, cs.algebraics, propagated)
 
     w = ca.vertcat(cs.x, cs.z)
     eqs: list = []

@@ -131,6 +131,11 @@ def solve_linear(residual: sp.Expr, symbol: sp.Symbol) -> sp.Expr | None:
     return -residual.xreplace({symbol: sp.S.Zero}) / a
 
 
+def _has_start(system: EquationSystem, v: int) -> bool:
+    info = system.info[v]
+    return info is not None and (info.start is not None or info.guess is not None)
+
+
 def tear_block(system: EquationSystem, block: Block) -> TornBlock:
     """Explicit assignments where possible; tear variables and residuals for the rest."""
     result = TornBlock()
@@ -185,7 +190,10 @@ def tear_block(system: EquationSystem, block: Block) -> TornBlock:
         if len(known) == len(block.vars):
             break
         candidates = [v for v in block.vars if v not in known]
-        tear = max(candidates, key=lambda v: (sum(1 for e in eqs_of[v] if e in remaining), -v))
+        # Most remaining equations first; among equals a variable with a start value (its
+        # guess then seeds the Newton iteration), then the lowest index.
+        tear = max(candidates, key=lambda v: (sum(1 for e in eqs_of[v] if e in remaining),
+                                              _has_start(system, v), -v))
         result.tears.append(tear)
         mark_known(tear)
     result.residual_eqs = sorted(remaining)
