@@ -1,0 +1,328 @@
+"""Friction laws as pure functions that return sympy expressions.
+
+Nothing here is a component: each function takes sympy expressions (symbols of a model, numbers)
+and returns a sympy expression that a component puts into its equations. The expressions use only
+functions the code generator knows (``Piecewise``, ``Abs``, ``sign``, ``exp``, ``tanh``), so sympy
+can differentiate them (index reduction) and :mod:`acausal.codegen` lowers them to CasADi
+(``Piecewise`` becomes nested ``if_else``; no events are generated, as Modelica's ``noEvent``).
+
+**Sign convention (all laws).** The returned force ``F`` has the sign of the slip velocity ``v``
+in sliding: it is the force that *resists* the motion. The force acting on the moving part is
+``-F`` (MotionSolve writes its LuGre force with this minus sign; Exudyn subtracts the spring-damper
+force ``f_SD`` that contains the friction term). ``limit_S_form`` / ``limit_S_triple`` return a
+dimensionless coefficient (or whatever ``y`` is) with the same convention.
+
+Print any result as LaTeX with :func:`to_latex` (which is ``sympy.latex``).
+
+Sources are cited per function; the project notes that collect them are
+``shared/docs/planar_mechanics.md`` section 3 and ``shared/docs/friction_models.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+__all__ = [
+    "LuGre",
+    "coulomb",
+    "limit_S_form",
+    "limit_S_triple",
+    "lugre",
+    "lugre_g",
+    "stribeck_exudyn",
+    "stribeck_simscape",
+    "to_latex",
+]
+
+_S = sp.sympify
+
+
+def to_latex(expr, **kwargs) -> str:
+    """LaTeX for any expression returned here (a thin wrapper around ``sympy.latex``)."""
+    if isinstance(expr, LuGre):
+        return (r"\dot z = %s,\qquad F = %s" % (sp.latex(expr.state_derivative, **kwargs),
+                                                 sp.latex(expr.force, **kwargs)))
+    return sp.latex(_S(expr), **kwargs)
+
+
+# --------------------------------------------------------------------------------------------
+# PlanarMechanics S-shaped limiters
+# --------------------------------------------------------------------------------------------
+
+def limit_S_form(x_min, x_max, y_min, y_max, x):
+    r"""S-shaped C1 transition from ``y_min`` (at ``x <= x_min``) to ``y_max`` (at ``x >= x_max``).
+
+    .. math::
+        u = \left(x - \tfrac{x_{max} + x_{min}}{2}\right)\frac{2}{x_{max} - x_{min}},\qquad
+        s(u) = \begin{cases} 1 & u > 1\\ -1 & u < -1\\ -\tfrac12 u^3 + \tfrac32 u & \text{else}
+        \end{cases}
+
+        y = s\,\frac{y_{max} - y_{min}}{2} + \frac{y_{max} + y_{min}}{2}
+
+    The cubic has ``s'(+-1) = 0``, so ``y`` is C1 (the second derivative jumps at ``u = +-1``).
+    ``x_max < x_min`` is allowed (the curve is then mirrored), as ``limit_S_triple`` uses it.
+
+    Source: DLR PlanarMechanics ``Utilities/Functions/limitBySform.mo`` (``smoothOrder=1``) and
+    its Multibody.jl twin ``limit_S_form`` (``src/PlanarMechanics/components.jl``), as restated in
+    ``shared/docs/planar_mechanics.md`` section 3.
+    """
+    x_min, x_max, y_min, y_max, x = (_S(a) for a in (x_min, x_max, y_min, y_max, x))
+    u = (x - (x_max + x_min) / 2) * 2 / (x_max - x_min)
+    half = sp.Rational(1, 2)
+    s = sp.Piecewise((1, u > 1), (-1, u < -1), (-half * u**3 + 3 * half * u, True))
+    return s * (y_max - y_min) / 2 + (y_max + y_min) / 2
+
+
+def limit_S_triple(x_max, x_sat, y_max, y_sat, x):
+    r"""Point-symmetric (odd) triple-S curve: 0 at 0, peak ``y_max`` at ``x_max``, ``y_sat`` beyond.
+
+    .. math::
+        y(x) = \begin{cases}
+          \mathrm{S}(x_{max}, x_{sat}, y_{max}, y_{sat}, x) & x > x_{max}\\
+          \mathrm{S}(-x_{max}, -x_{sat}, -y_{max}, -y_{sat}, x) & x < -x_{max}\\
+          \mathrm{S}(-x_{max}, x_{max}, -y_{max}, y_{max}, x) & \text{else}
+        \end{cases}
+
+    with ``S = limit_S_form``. Odd in ``x``, C1 (zero slope at ``+-x_max`` and ``+-x_sat``),
+    ``+-y_sat`` for ``|x| >= x_sat``, slope ``1.5 y_max/x_max`` at 0. Requires
+    ``0 < x_max < x_sat``.
+
+    The wheels use it as a slip-friction coefficient:
+    ``mu = limit_S_triple(vAdhesion, vSlide, mu_A, mu_S, v_slip)`` (adhesion peak ``mu_A`` at
+    ``vAdhesion``, sliding value ``mu_S`` from ``vSlide`` on).
+
+    Source: DLR PlanarMechanics ``Utilities/Functions/limitByStriple.mo`` and Multibody.jl
+    ``limit_S_triple`` (``src/PlanarMechanics/components.jl``), restated in
+    ``shared/docs/planar_mechanics.md`` section 3; call convention from Dyad/Multibody.jl
+    ``OneDOFSlippingWheelJoint`` (section 2.17).
+    """
+    x_max, x_sat, y_max, y_sat, x = (_S(a) for a in (x_max, x_sat, y_max, y_sat, x))
+    return sp.Piecewise(
+        (limit_S_form(x_max, x_sat, y_max, y_sat, x), x > x_max),
+        (limit_S_form(-x_max, -x_sat, -y_max, -y_sat, x), x < -x_max),
+        (limit_S_form(-x_max, x_max, -y_max, y_max, x), True))
+
+
+# --------------------------------------------------------------------------------------------
+# Coulomb
+# --------------------------------------------------------------------------------------------
+
+def coulomb(v, f_c, regularization=None, v_reg=1e-3):
+    r"""Coulomb friction force ``f_c sign(v)``, optionally regularised around ``v = 0``.
+
+    * ``regularization=None``: :math:`F = f_c\,\mathrm{sign}(v)` (``sign(0) = 0``; discontinuous).
+    * ``"linear"``: a linear zone of half-width ``v_reg``,
+      :math:`F = f_c\,v/v_{reg}` for :math:`|v| \le v_{reg}`, else :math:`f_c\,\mathrm{sign}(v)`
+      (continuous, kink at :math:`\pm v_{reg}`).
+    * ``"tanh"``: :math:`F = f_c \tanh(v/v_{reg})` (smooth; relative error below
+      :math:`2 e^{-2|v|/v_{reg}}`).
+
+    Parameters: ``v`` slip velocity [m/s], ``f_c`` Coulomb force level [N] (e.g. ``mu*N``),
+    ``v_reg`` regularisation velocity [m/s] (default 1e-3). Returns the resisting force [N]
+    (sign of ``v``; the moving part feels ``-F``).
+
+    Source: textbook Coulomb law; the linear zone is Exudyn's ``frictionProportionalZone`` idea
+    (``shared/docs/friction_models.md`` 2.2), the tanh form is the Coulomb term of Simscape's
+    Translational Friction block (section 4 there).
+    """
+    v, f_c, v_reg = _S(v), _S(f_c), _S(v_reg)
+    if regularization is None:
+        return f_c * sp.sign(v)
+    if regularization == "linear":
+        return sp.Piecewise((f_c, v > v_reg), (-f_c, v < -v_reg), (f_c * v / v_reg, True))
+    if regularization == "tanh":
+        return f_c * sp.tanh(v / v_reg)
+    raise ValueError(f"coulomb(): regularization must be None, 'linear' or 'tanh', got "
+                     f"{regularization!r}.")
+
+
+# --------------------------------------------------------------------------------------------
+# Exudyn regularised Stribeck
+# --------------------------------------------------------------------------------------------
+
+def stribeck_exudyn(v, *, frictionProportionalZone, fDynamicFriction=0.0,
+                    fStaticFrictionOffset=0.0, exponentialDecayStatic=1e-3,
+                    fViscousFriction=0.0):
+    r"""Regularised Stribeck friction force exactly as Exudyn computes it.
+
+    Exudyn ``ObjectConnectorCoordinateSpringDamperExt``, friction case 1
+    (``frictionProportionalZone`` :math:`= v_{reg} \ne 0`), function
+    ``ExuPhysics::StribeckFunction``:
+
+    .. math::
+        S(v) = \begin{cases}
+          (f_D + f_{SO})\,v / v_{reg} & |v| \le v_{reg} \text{ and } v_{reg} \ne 0\\
+          \mathrm{sign}(v)\,\bigl(f_D + f_{SO} e^{-w/v_{exp}} + f_V\,w\bigr),\ w = |v| - v_{reg}
+          & \text{otherwise}
+        \end{cases}
+
+    and the exponential term is replaced by 1 when :math:`v_{exp} = 0`. Note the shift
+    ``w = |v| - v_reg`` in both the exponential and the viscous term (so ``S`` is continuous at
+    ``|v| = v_reg``), and ``sign(0) = 0``. The expression writes the exponent as
+    ``-max(w, 0)/v_exp`` (identical on the branch where it is used) so that sympy cannot split
+    off a factor ``exp(v_reg/v_exp)`` that would overflow when ``v_reg >> v_exp``.
+
+    Keyword arguments use Exudyn's (pre-1.12) names:
+
+    * ``fDynamicFriction`` :math:`f_D` [N] (Exudyn >= 1.12: ``dynamicFrictionForce``),
+    * ``fStaticFrictionOffset`` :math:`f_{SO}` [N] (``staticFrictionOffsetForce``),
+    * ``exponentialDecayStatic`` :math:`v_{exp}` [m/s] (default 1e-3, as Exudyn),
+    * ``fViscousFriction`` :math:`f_V` [N s/m] (``viscousFrictionFactor``),
+    * ``frictionProportionalZone`` :math:`v_{reg}` [m/s], required here. With 0 the function
+      returns Exudyn's unregularised curve ``S0`` (``sign(v)(f_D + f_SO e^{-|v|/v_exp} +
+      f_V |v|)``); Exudyn itself then uses its stick/slip bristle automaton (case 2), which is
+      *not* this function.
+
+    Numeric zero / non-zero ``v_reg`` and ``v_exp`` are resolved in Python; symbolic ones keep
+    the tests ``v_reg != 0`` and ``v_exp == 0`` in the expression.
+
+    Source: EXUDYN ``main/src/Utilities/Physics.h`` and
+    ``main/src/Objects/CObjectConnectorCoordinateSpringDamperExt.cpp`` (commit ``e44aca1b``,
+    v1.11), as restated in ``shared/docs/friction_models.md`` section 2.2.
+    """
+    v = _S(v)
+    f_d, f_so = _S(fDynamicFriction), _S(fStaticFrictionOffset)
+    v_exp, f_v = _S(exponentialDecayStatic), _S(fViscousFriction)
+    v_reg = _S(frictionProportionalZone)
+    w = sp.Abs(v) - v_reg
+    # exp(-max(w, 0)/v_exp) equals exp(-w/v_exp) on the branch where it is used (w >= 0 there).
+    # The max() only keeps sympy from splitting exp(-|v|/v_exp + v_reg/v_exp) into the factor
+    # exp(v_reg/v_exp), which overflows for v_reg >> v_exp (inf * 0 = nan).
+    if v_exp.is_zero:
+        decay = sp.Integer(1)
+    elif v_exp.is_zero is False:
+        decay = sp.exp(-sp.Max(w, 0) / v_exp)
+    else:
+        decay = sp.Piecewise((1, sp.Eq(v_exp, 0)), (sp.exp(-sp.Max(w, 0) / v_exp), True))
+    sliding = sp.sign(v) * (f_d + f_so * decay + f_v * w)
+    in_zone = sp.And(sp.Abs(v) <= v_reg, sp.Ne(v_reg, 0))
+    return sp.Piecewise(((f_d + f_so) * v / v_reg, in_zone), (sliding, True))
+
+
+# --------------------------------------------------------------------------------------------
+# Simscape-style smooth Stribeck
+# --------------------------------------------------------------------------------------------
+
+def stribeck_simscape(v, F_brk, F_C, f_viscous, v_brk=None, *, v_st=None, v_coul=None):
+    r"""Smooth, memoryless Stribeck + Coulomb + viscous curve (Simscape Translational Friction).
+
+    .. math::
+        F = \sqrt{2e}\,(F_{brk} - F_C)\,e^{-(v/v_{St})^2}\,\frac{v}{v_{St}}
+            + F_C \tanh\!\left(\frac{v}{v_{Coul}}\right) + f\,v,
+        \qquad v_{St} = \sqrt2\,v_{brk},\quad v_{Coul} = v_{brk}/10
+
+    Parameters: ``v`` relative velocity [m/s]; ``F_brk`` breakaway friction force [N];
+    ``F_C`` Coulomb friction force [N]; ``f_viscous`` viscous coefficient ``f`` [N s/m];
+    ``v_brk`` breakaway friction velocity [m/s]. ``v_st`` (Stribeck velocity threshold) and
+    ``v_coul`` (Coulomb velocity threshold) default to the Simscape relations above and can be
+    given explicitly instead (then ``v_brk`` may be omitted). The Stribeck term peaks, with
+    value ``F_brk - F_C``, at ``v = v_St/sqrt(2) = v_brk``. For the rotational block read
+    torque, angular velocity and N m s/rad. The PB/AB variants use ``F_brk = K_brk F_N`` and
+    ``F_C = K_C F_N``.
+
+    Source: MathWorks Simscape documentation, "Translational Friction" / "Rotational Friction"
+    (Foundation Library) reference pages, e.g.
+    https://www.mathworks.com/help/simscape/ref/translationalfriction.html
+    (summarised in ``shared/docs/friction_models.md`` section 4).
+    """
+    v, F_brk, F_C, f_viscous = (_S(a) for a in (v, F_brk, F_C, f_viscous))
+    if v_st is None or v_coul is None:
+        if v_brk is None:
+            raise ValueError("stribeck_simscape(): give v_brk, or both v_st and v_coul.")
+        v_brk = _S(v_brk)
+        v_st = sp.sqrt(2) * v_brk if v_st is None else v_st
+        v_coul = v_brk / 10 if v_coul is None else v_coul
+    v_st, v_coul = _S(v_st), _S(v_coul)
+    return (sp.sqrt(2 * sp.E) * (F_brk - F_C) * sp.exp(-(v / v_st) ** 2) * v / v_st
+            + F_C * sp.tanh(v / v_coul) + f_viscous * v)
+
+
+# --------------------------------------------------------------------------------------------
+# LuGre (MotionSolve / Canudas de Wit)
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LuGre:
+    """Result of :func:`lugre`: the caller adds ``Eq(der(state), state_derivative)`` and uses
+    ``force`` (resisting force, sign of ``v``; the moving part feels ``-force``)."""
+
+    state: sp.Expr             # bristle deflection z [m], the symbol passed by the caller
+    state_derivative: sp.Expr  # dz/dt [m/s]
+    force: sp.Expr             # F = sigma0 z + sigma1 dz/dt + sigma2 v [N] (gated for "Stiction")
+    g: sp.Expr                 # Stribeck curve g(v) = Fc + (Fs - Fc) exp(-(v/Vs)^2) [N]
+
+
+def lugre_g(v, normal_force, mu_static, mu_dynamic, stiction_trans_vel):
+    r"""LuGre Stribeck curve :math:`g(v) = F_c + (F_s - F_c)\,e^{-(v/V_s)^2}` [N].
+
+    :math:`F_c = \mu_d N`, :math:`F_s = \mu_s N`. MotionSolve's tutorial writes
+    :math:`G = g/k_0` (a deflection); this function returns the force-level ``g`` of Canudas de
+    Wit et al. (1995). Source: Altair MotionSolve tutorial MV-9003, restated in
+    ``shared/docs/friction_models.md`` section 1.2.
+    """
+    v, N = _S(v), _S(normal_force)
+    mu_s, mu_d, v_s = _S(mu_static), _S(mu_dynamic), _S(stiction_trans_vel)
+    f_c = mu_d * N
+    f_s = mu_s * N
+    return f_c + (f_s - f_c) * sp.exp(-(v / v_s) ** 2)
+
+
+_EFFECTS = {"all": "All", "stiction": "Stiction", "sliding": "Sliding"}
+
+
+def lugre(v, z, normal_force, *, stiction_trans_vel, mu_static=0.3, mu_dynamic=0.2,
+          bristle_stiffness=1e5, damping_effects=316.0, viscous_effects=0.4, effect="All"):
+    r"""LuGre friction (Canudas de Wit et al. 1995) in the form Altair MotionSolve documents.
+
+    .. math::
+        G(v) = \frac{F_c + (F_s - F_c)\,e^{-(v/V_s)^2}}{k_0},\quad
+        F_c = \mu_d N,\ F_s = \mu_s N
+
+        \dot z = v - \frac{|v|\,z}{G(v)},\qquad
+        F = k_0 z + k_1 \dot z + k_2 v
+
+    (``k0, k1, k2`` = sigma0, sigma1, sigma2 of Canudas de Wit; ``G = g/sigma0`` so
+    ``dz/dt = v - sigma0 |v| z / g(v)``). MotionSolve applies ``-F`` to the joint; this function
+    returns ``F`` (sign of ``v``), like the other laws here. Steady sliding:
+    ``z_ss = sign(v) G(v)``, ``F_ss = sign(v) g(v) + k2 v``. ``normal_force`` must be positive.
+
+    Arguments (SI; names of MotionSolve's ``Force_JointFriction`` XML attributes):
+
+    * ``v`` slip velocity [m/s]; ``z`` the caller's bristle-state symbol [m];
+      ``normal_force`` N [N];
+    * ``stiction_trans_vel`` V_s [m/s] (required: MotionSolve's default 0.1 is in model
+      length units, which the reference does not pin down);
+    * ``mu_static`` (0.3), ``mu_dynamic`` (0.2, the Python-API default) [-];
+    * ``bristle_stiffness`` k0 [N/m] (1e5), ``damping_effects`` k1 [N s/m] (316),
+      ``viscous_effects`` k2 [N s/m] (0.4): MotionSolve's defaults 100 / 0.316 / 0.0004 are
+      absolute values in N-mm-s (Canudas de Wit's 1e5 N/m, ~316 N s/m, 0.4 N s/m), converted
+      to SI here;
+    * ``effect``: ``"All"`` (full model); ``"Sliding"`` (no stiction: F_s := F_c, i.e.
+      mu_static -> mu_dynamic); ``"Stiction"`` (the force is applied only while ``|v| < V_s``
+      and is 0 above; the state equation is unchanged). Case-insensitive.
+
+    Returns a :class:`LuGre` with ``state``, ``state_derivative``, ``force`` and ``g``.
+
+    Source: Altair MotionSolve LuGre tutorial MV-9003 and ``Force_JointFriction`` reference
+    (attribute names, defaults, ``effect``), restated with the unit analysis and the
+    ``effect`` reading in ``shared/docs/friction_models.md`` sections 1.1-1.2; C. Canudas de Wit,
+    H. Olsson, K. J. Astrom, P. Lischinsky, IEEE TAC 40(3):419-425, 1995.
+    """
+    try:
+        mode = _EFFECTS[str(effect).lower()]
+    except KeyError:
+        raise ValueError(f"lugre(): effect must be 'All', 'Stiction' or 'Sliding', got "
+                         f"{effect!r}.") from None
+    v, z = _S(v), _S(z)
+    k0, k1, k2 = _S(bristle_stiffness), _S(damping_effects), _S(viscous_effects)
+    v_s = _S(stiction_trans_vel)
+    mu_s = mu_dynamic if mode == "Sliding" else mu_static
+    g = lugre_g(v, normal_force, mu_s, mu_dynamic, v_s)
+    big_g = g / k0
+    zdot = v - sp.Abs(v) * z / big_g
+    force = k0 * z + k1 * zdot + k2 * v
+    if mode == "Stiction":
+        force = sp.Piecewise((force, sp.Abs(v) < v_s), (0, True))
+    return LuGre(state=z, state_derivative=zdot, force=force, g=g)
