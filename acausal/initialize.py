@@ -65,16 +65,16 @@ def _guesses(cs, indices, propagated: dict[int, float] | None = None) -> np.ndar
 
 
 def propagate_guesses(cs, p: np.ndarray, t0: float, wanted: list[int]) -> dict[int, float]:
-    """Guesses for start-less variables through equations with two unknowns.
+    """Guesses for start-less iteration variables, carried through the equations.
 
-    A start value given on one variable carries over to another one tied to it by an equation
-    that is linear in the other (``phi = phi_abs - offset``, ``s_rel = s_b - s_a`` with one side
-    known, ...), the way Modelica tools propagate start values. Breadth-first from the variables
-    that have start values; only ``wanted`` variables without a start of their own are filled.
+    A start value given on one variable carries over to others: an equation in which all
+    variables but one have a value (a start value, a value from parameters, or one propagated
+    before) and which is linear in the remaining one gives that one a value. This is how
+    Modelica tools propagate start values through ``phi_b = phi_a + phi`` or ``s_rel = s_b - s_a``.
+    Only ``wanted`` variables without a start of their own are returned.
     """
     import sympy as sp
 
-    from .codegen import Translator
     from .structure.blt import linear_solution
     from .symbolic import time
 
@@ -87,40 +87,42 @@ def propagate_guesses(cs, p: np.ndarray, t0: float, wanted: list[int]) -> dict[i
         g = _declared_guess(cs, v)
         if g is not None:
             known[v] = g
-    params = {prm.symbol: float(p[i]) for i, prm in enumerate(cs.flat.parameters)}
+    values: dict = {prm.symbol: float(p[i]) for i, prm in enumerate(cs.flat.parameters)}
+    values[time] = t0
+    for v, g in known.items():
+        values[system.symbols[v]] = g
     eqs_of: dict[int, list[int]] = {}
+    missing = []
     for e in range(system.n_eqs):
-        if len(system.incidence[e]) == 2:
-            for v in system.incidence[e]:
-                eqs_of.setdefault(v, []).append(e)
-    frontier = list(known)
+        inc = system.incidence[e]
+        missing.append(sum(1 for v in inc if v not in known))
+        for v in inc:
+            eqs_of.setdefault(v, []).append(e)
+    queue = [e for e in range(system.n_eqs) if missing[e] == 1]
     out: dict[int, float] = {}
-    while frontier and need:
-        nxt = []
-        for u in frontier:
-            for e in eqs_of.get(u, ()):
-                a, b = system.incidence[e]
-                other = b if a == u else a
-                if other in known:
-                    continue
-                found = linear_solution(system.residuals[e], system.symbols[other])
-                if found is None:
-                    continue
-                values = dict(params)
-                values[system.symbols[u]] = known[u]
-                values[time] = t0
-                try:
-                    value = float(sp.sympify(found[0]).xreplace(values).evalf())
-                except (TypeError, ValueError):
-                    value = float(Translator(values)(found[0]))
-                if not np.isfinite(value):
-                    continue
-                known[other] = value
-                nxt.append(other)
-                if other in need:
-                    out[other] = value
-                    need.discard(other)
-        frontier = nxt
+    while queue and need:
+        e = queue.pop()
+        if missing[e] != 1:
+            continue
+        target = next(v for v in system.incidence[e] if v not in known)
+        found = linear_solution(system.residuals[e], system.symbols[target])
+        if found is None:
+            continue
+        try:
+            value = float(sp.sympify(found[0]).xreplace(values).evalf())
+        except (TypeError, ValueError):
+            continue
+        if not np.isfinite(value):
+            continue
+        known[target] = value
+        values[system.symbols[target]] = value
+        if target in need:
+            out[target] = value
+            need.discard(target)
+        for e2 in eqs_of.get(target, ()):
+            missing[e2] -= 1
+            if missing[e2] == 1:
+                queue.append(e2)
     return out
 
 
@@ -129,7 +131,7 @@ def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
     n_x, n_z = cs.x.numel(), cs.z.numel()
     fixed = _fixed_conditions(cs)
     state_pos = {v: i for i, v in enumerate(cs.states)}
-    propagated = propagate_guesses(cs, p, t0, list(cs.states) + list(cs.algebraics))
+    propagated = propagate_guesses(cs, p, t0, list(cs.algebraics))
     x_guess = _guesses(cs, cs.states, propagated)
     z_guess = _guesses(cs, cs.algebraics, propagated)
 

@@ -1,0 +1,382 @@
+"""Animation of planar mechanisms from a simulation result (matplotlib, headless).
+
+Usage::
+
+    from acausal.components.planar.animation import animate, Rod, Point
+    model = PistonEngine()
+    sol = compile(model).simulate(10.0, n_points=501)
+    animate(sol, [model.fixed, model.fixedTranslationDisc, model.pistonRod,
+                  model.revoluteDrive, model.bodyPiston, model.prismatic],
+            "piston.gif", fps=25, t_stride=2)
+
+What to draw (the ``drawing`` list) may hold
+
+* **component objects** of the compiled model instance (``model.body``): ``Body`` -> a dot,
+  ``FixedTranslation`` / ``BodyShape`` -> a rod from frame_a to frame_b, ``Revolute`` -> a joint
+  circle, ``Prismatic`` -> a slider line plus a block, ``Fixed`` -> a ground symbol, planar
+  ``Spring`` / ``Damper`` / ``SpringDamper`` -> a zig-zag; any other component with
+  ``frame_a`` and ``frame_b`` -> a line;
+* **names**: a frame connector (``"body.frame_a"``) or a component that has frames (``"body"``,
+  ``"pistonRod"``) -> drawn as the component object would be (a component with frame_a and
+  frame_b becomes a rod, with one frame a dot); a pair of names ``("a.frame_b", "b.frame_a")``
+  -> a rod between the two frames;
+* **explicit shapes**: :class:`Point`, :class:`Rod`, :class:`Joint`, :class:`Ground`,
+  :class:`Box`, :class:`Spring` with styling options.
+
+Frames are read from the solution as ``<frame>.x``, ``<frame>.y`` and ``<frame>.phi`` (every
+connector variable is available in a :class:`acausal.Solution`). The figure is built on the Agg
+canvas (no display needed). ``.gif`` files are written with Pillow (which ships with
+matplotlib); ``.mp4`` needs ffmpeg on the PATH.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from acausal import Component
+from acausal.errors import AcausalError
+
+__all__ = ["Box", "Ground", "Joint", "Point", "Rod", "Spring", "animate", "draw", "shapes_of"]
+
+
+# -- explicit shapes ----------------------------------------------------------------------------
+
+
+@dataclass
+class Point:
+    """A dot at a frame (a body, a mass). ``trace=True`` also draws its path so far."""
+
+    frame: str
+    size: float = 10.0
+    color: str | None = None
+    label: str | None = None
+    trace: bool = False
+
+
+@dataclass
+class Rod:
+    """A straight line from frame ``a`` to frame ``b`` (a rigid rod, a link)."""
+
+    a: str
+    b: str
+    width: float = 4.0
+    color: str | None = None
+    label: str | None = None
+
+
+@dataclass
+class Joint:
+    """A small hollow circle at a frame (a revolute joint)."""
+
+    frame: str
+    size: float = 9.0
+    color: str = "black"
+
+
+@dataclass
+class Ground:
+    """A ground symbol (filled triangle) under a fixed frame."""
+
+    frame: str
+    size: float = 12.0
+    color: str = "dimgray"
+
+
+@dataclass
+class Box:
+    """A rectangle centred at a frame and rotated with the frame's angle (a piston, a crab)."""
+
+    frame: str
+    width: float = 0.2
+    height: float = 0.1
+    color: str | None = None
+    label: str | None = None
+
+
+@dataclass
+class Spring:
+    """A zig-zag line from frame ``a`` to frame ``b`` (a spring or damper)."""
+
+    a: str
+    b: str
+    coils: int = 8
+    amplitude: float = 0.04
+    color: str = "tab:gray"
+
+
+Shape = Point | Rod | Joint | Ground | Box | Spring
+
+
+# -- resolving the drawing list -----------------------------------------------------------------
+
+
+def _has_frame(solution, name: str) -> bool:
+    return f"{name}.x" in solution and f"{name}.y" in solution
+
+
+def _component_path(obj) -> str:
+    try:
+        return obj.path
+    except AcausalError as exc:
+        raise AcausalError(
+            f"{type(obj).__name__} object is not part of a compiled model: pass the component "
+            "of the model instance that was compiled (model.body), or its name ('body')."
+        ) from exc
+
+
+def _join(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
+
+
+def _shapes_of_component(obj, solution) -> list[Shape]:
+    from . import forces, joints, parts
+
+    path = _component_path(obj)
+    if isinstance(obj, parts.Fixed):
+        return [Ground(_join(path, "frame"))]
+    if isinstance(obj, parts.Body):
+        return [Point(_join(path, "frame_a"), label=path)]
+    if isinstance(obj, joints.Revolute):
+        return [Joint(_join(path, "frame_a"))]
+    if isinstance(obj, joints.Prismatic):
+        return [Rod(_join(path, "frame_a"), _join(path, "frame_b"), width=1.5, color="tab:gray"),
+                Box(_join(path, "frame_a"), color="tab:blue", label=path)]
+    if isinstance(obj, (forces.Spring, forces.Damper, forces.SpringDamper)):
+        return [Spring(_join(path, "frame_a"), _join(path, "frame_b"))]
+    if isinstance(obj, (parts.FixedTranslation, parts.BodyShape)):
+        return [Rod(_join(path, "frame_a"), _join(path, "frame_b"))]
+    return _shapes_of_name(path, solution)
+
+
+def _shapes_of_name(name: str, solution) -> list[Shape]:
+    if _has_frame(solution, name):
+        return [Point(name)]
+    a, b = _join(name, "frame_a"), _join(name, "frame_b")
+    if _has_frame(solution, a) and _has_frame(solution, b):
+        return [Rod(a, b, label=name)]
+    for single in (a, b, _join(name, "frame")):
+        if _has_frame(solution, single):
+            return [Point(single, label=name)]
+    raise AcausalError(f"Cannot draw '{name}': it is neither a frame (no '{name}.x' in the "
+                       "solution) nor a component with frame_a/frame_b/frame.")
+
+
+def shapes_of(solution, drawing: Iterable[Any]) -> list[Shape]:
+    """Resolve a drawing list (shapes, names, name pairs, component objects) into shapes."""
+    shapes: list[Shape] = []
+    for item in drawing:
+        if isinstance(item, Shape):
+            shapes.append(item)
+        elif isinstance(item, str):
+            shapes.extend(_shapes_of_name(item, solution))
+        elif isinstance(item, tuple) and len(item) == 2 and all(isinstance(s, str) for s in item):
+            shapes.append(Rod(*item))
+        elif isinstance(item, Component):
+            shapes.extend(_shapes_of_component(item, solution))
+        else:
+            raise AcausalError(f"Cannot draw {item!r}: give a shape, a frame or component name, "
+                               "a pair of frame names, or a component object.")
+    for shape in shapes:  # fail early on unknown frames
+        for frame in _frames_of(shape):
+            if not _has_frame(solution, frame):
+                raise AcausalError(f"'{frame}' is not a frame of the solution (no '{frame}.x').")
+    return shapes
+
+
+def _frames_of(shape: Shape) -> list[str]:
+    if isinstance(shape, (Rod, Spring)):
+        return [shape.a, shape.b]
+    return [shape.frame]
+
+
+# -- drawing ------------------------------------------------------------------------------------
+
+
+class _Frames:
+    """Cached (x, y, phi) arrays of the frames over the selected output points."""
+
+    def __init__(self, solution, index: np.ndarray):
+        self._sol = solution
+        self._index = index
+        self._cache: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def __call__(self, frame: str):
+        if frame not in self._cache:
+            sol, idx = self._sol, self._index
+            phi = sol[f"{frame}.phi"][idx] if f"{frame}.phi" in sol else np.zeros(idx.size)
+            self._cache[frame] = (sol[f"{frame}.x"][idx], sol[f"{frame}.y"][idx], phi)
+        return self._cache[frame]
+
+
+def _zigzag(xa, ya, xb, yb, coils, amplitude):
+    d = np.array([xb - xa, yb - ya])
+    length = float(np.hypot(*d))
+    if length < 1e-12:
+        return np.array([xa, xb]), np.array([ya, yb])
+    e = d / length
+    n = np.array([-e[1], e[0]])
+    s = np.linspace(0.0, 1.0, 2 * coils + 3)
+    offsets = np.zeros_like(s)
+    offsets[2:-2] = amplitude * np.where(np.arange(s.size - 4) % 2 == 0, 1.0, -1.0)
+    pts = np.outer(s * length, e) + np.outer(offsets, n) + np.array([xa, ya])
+    return pts[:, 0], pts[:, 1]
+
+
+def _box_corners(x, y, phi, width, height):
+    c, s = np.cos(phi), np.sin(phi)
+    local = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1], [-1, -1]]) * [width / 2, height / 2]
+    return x + c * local[:, 0] - s * local[:, 1], y + s * local[:, 0] + c * local[:, 1]
+
+
+class _Scene:
+    """The matplotlib artists of all shapes; ``update(k)`` moves them to output point k."""
+
+    def __init__(self, ax, shapes: Sequence[Shape], frames: _Frames, times: np.ndarray,
+                 title: str | None):
+        self.ax, self.shapes, self.frames, self.times = ax, list(shapes), frames, times
+        self.title = title
+        self.artists: list[Any] = []
+        colors = iter(["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple",
+                       "tab:brown", "tab:pink", "tab:olive", "tab:cyan"] * 100)
+        for shape in self.shapes:
+            color = getattr(shape, "color", None) or next(colors)
+            label = getattr(shape, "label", None)
+            if isinstance(shape, Rod):
+                (art,) = ax.plot([], [], "-", lw=shape.width, color=color, label=label,
+                                 solid_capstyle="round", zorder=2)
+            elif isinstance(shape, Spring):
+                (art,) = ax.plot([], [], "-", lw=1.2, color=color, zorder=2)
+            elif isinstance(shape, Point):
+                (art,) = ax.plot([], [], "o", ms=shape.size, color=color, label=label, zorder=4)
+                if shape.trace:
+                    (trace,) = ax.plot([], [], "-", lw=0.8, color=color, alpha=0.6, zorder=1)
+                    art = (art, trace)
+            elif isinstance(shape, Joint):
+                (art,) = ax.plot([], [], "o", ms=shape.size, mfc="white", mec=shape.color,
+                                 mew=1.5, zorder=5)
+            elif isinstance(shape, Ground):
+                (art,) = ax.plot([], [], "^", ms=shape.size, color=shape.color, zorder=1)
+            elif isinstance(shape, Box):
+                (art,) = ax.fill([], [], color=color, alpha=0.8, label=label, zorder=3)
+            self.artists.append(art)
+        self.time_text = ax.text(0.02, 0.96, "", transform=ax.transAxes, va="top")
+
+    def update(self, k: int):
+        f = self.frames
+        for shape, art in zip(self.shapes, self.artists):
+            if isinstance(shape, Rod):
+                xa, ya, _ = f(shape.a)
+                xb, yb, _ = f(shape.b)
+                art.set_data([xa[k], xb[k]], [ya[k], yb[k]])
+            elif isinstance(shape, Spring):
+                xa, ya, _ = f(shape.a)
+                xb, yb, _ = f(shape.b)
+                art.set_data(*_zigzag(xa[k], ya[k], xb[k], yb[k], shape.coils, shape.amplitude))
+            elif isinstance(shape, Point):
+                x, y, _ = f(shape.frame)
+                dot = art[0] if isinstance(art, tuple) else art
+                dot.set_data([x[k]], [y[k]])
+                if isinstance(art, tuple):
+                    art[1].set_data(x[: k + 1], y[: k + 1])
+            elif isinstance(shape, (Joint, Ground)):
+                x, y, _ = f(shape.frame)
+                art.set_data([x[k]], [y[k]])
+            elif isinstance(shape, Box):
+                x, y, phi = f(shape.frame)
+                art.set_xy(np.column_stack(_box_corners(x[k], y[k], phi[k], shape.width,
+                                                        shape.height)))
+        prefix = f"{self.title}   " if self.title else ""
+        self.time_text.set_text(f"{prefix}t = {self.times[k]:.2f} s")
+
+    def limits(self, margin: float = 0.15):
+        xs, ys = [], []
+        for shape in self.shapes:
+            for frame in _frames_of(shape):
+                x, y, _ = self.frames(frame)
+                xs.append(x)
+                ys.append(y)
+        x, y = np.concatenate(xs), np.concatenate(ys)
+        span = max(float(np.ptp(x)), float(np.ptp(y)), 0.5)
+        pad = margin * span + 0.1
+        return (float(x.min()) - pad, float(x.max()) + pad), (float(y.min()) - pad,
+                                                              float(y.max()) + pad)
+
+
+def _figure(figsize):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=figsize)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _setup(solution, drawing, index, xlim, ylim, title, figsize):
+    shapes = shapes_of(solution, drawing)
+    if not shapes:
+        raise AcausalError("Nothing to draw: the drawing list is empty.")
+    frames = _Frames(solution, index)
+    fig = _figure(figsize)
+    ax = fig.add_subplot(1, 1, 1)
+    scene = _Scene(ax, shapes, frames, solution.t[index], title)
+    auto_x, auto_y = scene.limits()
+    ax.set_xlim(*(xlim or auto_x))
+    ax.set_ylim(*(ylim or auto_y))
+    ax.set_aspect("equal", adjustable="box")
+    ax.set_xlabel("x [m]")
+    ax.set_ylabel("y [m]")
+    ax.grid(True, alpha=0.3)
+    if any(getattr(s, "label", None) for s in shapes):
+        ax.legend(loc="upper right", fontsize="small")
+    return fig, scene
+
+
+def draw(solution, drawing: Iterable[Any], t: float | None = None, *, ax_limits=None,
+         title: str | None = None, figsize=(6.0, 5.0)):
+    """Draw the mechanism at the output point nearest to time ``t`` (default: the first one);
+    returns the matplotlib Figure (Agg canvas; save it with ``fig.savefig(path)``).
+    ``ax_limits = ((xmin, xmax), (ymin, ymax))`` fixes the axes."""
+    index = np.arange(solution.t.size)
+    k = 0 if t is None else int(np.argmin(np.abs(solution.t - t)))
+    xlim, ylim = ax_limits if ax_limits is not None else (None, None)
+    fig, scene = _setup(solution, drawing, index, xlim, ylim, title, figsize)
+    scene.update(k)
+    return fig
+
+
+def animate(solution, drawing: Iterable[Any], path, fps: int = 25, t_stride: int = 1, *,
+            ax_limits=None, title: str | None = None, figsize=(6.0, 5.0), dpi: int = 80) -> Path:
+    """Animate the mechanism over the output points of ``solution`` and save it to ``path``.
+
+    ``drawing``: what to draw (see the module docstring). ``fps``: frames per second of the
+    file. ``t_stride``: use every ``t_stride``-th output point (the animation runs in real time
+    when ``fps * t_stride * dt == 1``). ``.gif`` is written with Pillow, ``.mp4`` with ffmpeg.
+    ``ax_limits = ((xmin, xmax), (ymin, ymax))`` fixes the axes (default: fitted to the whole
+    motion). Returns the path written.
+    """
+    from matplotlib import animation
+
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".gif", ".mp4"):
+        raise AcausalError(f"animate() writes .gif or .mp4 files, not '{path.suffix}'.")
+    if int(t_stride) < 1 or int(fps) < 1:
+        raise AcausalError("fps and t_stride must be positive integers.")
+    if suffix == ".mp4" and not animation.writers.is_available("ffmpeg"):
+        raise AcausalError("Writing .mp4 needs ffmpeg on the PATH; write a .gif instead.")
+    index = np.arange(0, solution.t.size, int(t_stride))
+    xlim, ylim = ax_limits if ax_limits is not None else (None, None)
+    fig, scene = _setup(solution, drawing, index, xlim, ylim, title, figsize)
+    writer = (animation.PillowWriter(fps=int(fps)) if suffix == ".gif"
+              else animation.FFMpegWriter(fps=int(fps)))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with writer.saving(fig, str(path), dpi=dpi):
+        for k in range(index.size):
+            scene.update(k)
+            writer.grab_frame()
+    return path
