@@ -20,10 +20,24 @@ from .errors import (
     UnderdeterminedError,
     UnknownNameError,
 )
-from .model import Component, Connection, Connector, Flow, Parameter, Potential, Variable, connect
+from .model import (
+    Component,
+    Connection,
+    Connector,
+    Discrete,
+    Flow,
+    Outer,
+    Parameter,
+    Potential,
+    Variable,
+    When,
+    assign,
+    connect,
+    reinit,
+)
 from .simulate import simulate
 from .solution import Solution
-from .symbolic import Eq, der, time
+from .symbolic import Eq, der, event_if, pre, time
 
 
 def compile(model: Component) -> CompiledSystem:  # noqa: A001 - the natural name for users
@@ -34,7 +48,8 @@ def compile(model: Component) -> CompiledSystem:  # noqa: A001 - the natural nam
 __version__ = "0.1.0"
 
 __all__ = [
-    "AcausalError", "CompiledSystem", "Component", "Connection", "Connector", "Eq", "Flow",
+    "AcausalError", "CompiledSystem", "Component", "Connection", "Connector", "Discrete", "Eq",
+    "Flow", "Outer", "When", "assign", "event_if", "pre", "reinit",
     "InitializationError", "ModelDefinitionError", "OverdeterminedError", "Parameter",
     "ParameterError", "Potential", "SimulationError", "Solution", "StructuralError",
     "StructurallySingularError", "UnconnectedConnectorError", "UnderdeterminedError",

@@ -258,6 +258,11 @@ def compile_model(model: Component) -> CompiledSystem:
         clock = now
 
     flat = flatten(model)
+    if flat.events or any(prm.discrete for prm in flat.parameters):
+        from .errors import ModelDefinitionError
+        raise ModelDefinitionError(
+            f"{flat.events[0].label if flat.events else 'a Discrete variable'}: events and "
+            "discrete variables are declared but not simulated yet in this version.")
     lap("flatten")
     system = build_equation_system(flat)
     check_structure(system)

@@ -22,8 +22,8 @@ import networkx as nx
 import sympy as sp
 
 from .errors import ModelDefinitionError, UnconnectedConnectorError
-from .model import BoundVariable, Component, Connection, Connector, Node
-from .symbolic import der, residual, time
+from .model import BoundVariable, Component, Connection, Connector, Node, When, assign
+from .symbolic import der, event_if, residual, time
 
 
 @dataclass
@@ -52,6 +52,18 @@ class FlatParameter:
     unit: str | None
     description: str
     origin: str
+    discrete: bool = False  # a discrete variable: an input that changes only at events
+    follows: Any = None  # for event_if branches: the condition whose value it tracks
+
+
+@dataclass
+class FlatEvent:
+    """A ``When`` clause after flattening (symbols are the flat names)."""
+
+    condition: Any
+    actions: tuple
+    origin: str
+    label: str
 
 
 @dataclass
@@ -81,6 +93,7 @@ class FlatSystem:
     parameters: list[FlatParameter]
     equations: list[FlatEquation]
     initial_equations: list[FlatEquation] = field(default_factory=list)
+    events: list[FlatEvent] = field(default_factory=list)
 
     def equations_as_sympy(self) -> list[sp.Basic]:
         return [e.relation() for e in self.equations]
@@ -152,6 +165,12 @@ def flatten(model: Component) -> FlatSystem:
     parameters: list[FlatParameter] = []
     for node in components + connectors:
         for bv in node._variables:
+            if bv.decl.kind == "discrete":
+                for name, symbol, start, _ in bv.scalars():
+                    parameters.append(FlatParameter(
+                        name, symbol, 0.0 if start is None else float(start), bv.decl.get("unit"),
+                        bv.decl.get("description"), node.path, discrete=True))
+                continue
             variables.extend(_flat_variables(bv, node))
         for bp in node._parameters:
             for name, symbol, value in bp.scalars():
@@ -160,6 +179,7 @@ def flatten(model: Component) -> FlatSystem:
 
     equations: list[FlatEquation] = []
     initial: list[FlatEquation] = []
+    events: list[FlatEvent] = []
     graph = nx.Graph()
     in_model = {id(c) for c in connectors}
     for comp in components:
@@ -170,6 +190,12 @@ def flatten(model: Component) -> FlatSystem:
                 label = f"{kind} {i} of {where}"
                 for expr, display in _to_residuals(item, label):
                     target.append(FlatEquation(expr, comp.path, label, display))
+        for i, when in enumerate(comp.events() or (), start=1):
+            if not isinstance(when, When):
+                raise ModelDefinitionError(f"{where}.events() returned {when!r}: return When(...) "
+                                           "clauses.")
+            events.append(FlatEvent(when.condition, when.actions, comp.path,
+                                    f"event {i} of {where}"))
         for conn in _iter_relations(comp.connections()):
             if not isinstance(conn, Connection):
                 raise ModelDefinitionError(
@@ -211,9 +237,58 @@ def flatten(model: Component) -> FlatSystem:
                         symbol, c.path, f"unconnected flow {name} = 0",
                         sp.Eq(symbol, 0, evaluate=False)))
 
-    flat = FlatSystem(type(model).__name__, variables, parameters, equations, initial)
+    flat = FlatSystem(type(model).__name__, variables, parameters, equations, initial, events)
     _expand_derivatives_of_expressions(flat)
+    _lower_event_ifs(flat)
+    _check_events(flat)
     return flat
+
+
+def _lower_event_ifs(flat: FlatSystem) -> None:
+    """Replace each ``event_if(c, a, b)`` by a hidden discrete branch variable and two events.
+
+    The branch variable ``<component>.__if<k>`` is 1 while ``c`` holds and 0 otherwise; it is
+    switched by ``When(c, assign(d, 1))`` and ``When(Not(c), assign(d, 0))``. Its value at the
+    start time follows ``c`` (set during initialisation).
+    """
+    counter = 0
+    for eq in flat.equations:
+        if not eq.residual.has(event_if):
+            continue
+        rep = {}
+        for node in sorted(eq.residual.atoms(event_if), key=sp.default_sort_key):
+            cond, a, b = node.args
+            if not isinstance(cond, (sp.core.relational.Relational, sp.logic.boolalg.Boolean)):
+                raise ModelDefinitionError(f"{eq.label}: the first argument of event_if must be a "
+                                           f"relation such as x > 0, got {cond}.")
+            counter += 1
+            prefix = eq.origin + "." if eq.origin else ""
+            branch = sp.Symbol(f"{prefix}__if{counter}", real=True)
+            flat.parameters.append(FlatParameter(
+                branch.name, branch, 0.0, None, f"branch of event_if({cond}, ...) in {eq.label}",
+                eq.origin, discrete=True, follows=cond))
+            flat.events.append(FlatEvent(cond, (assign(branch, 1),), eq.origin,
+                                         f"event_if({cond}) becoming true, {eq.label}"))
+            flat.events.append(FlatEvent(sp.Not(cond), (assign(branch, 0),), eq.origin,
+                                         f"event_if({cond}) becoming false, {eq.label}"))
+            rep[node] = sp.Piecewise((a, branch > 0.5), (b, True))
+        eq.residual = eq.residual.xreplace(rep)
+
+
+def _check_events(flat: FlatSystem) -> None:
+    """Targets of reinit must be continuous variables, of assign discrete ones."""
+    continuous = {v.symbol for v in flat.variables}
+    discrete = {p.symbol for p in flat.parameters if p.discrete}
+    for ev in flat.events:
+        for action in ev.actions:
+            target = action.target
+            if action.kind == "reinit" and target not in continuous:
+                raise ModelDefinitionError(
+                    f"{ev.label}: reinit({target}, ...) needs a continuous variable (a state).")
+            if action.kind == "assign" and target not in discrete:
+                raise ModelDefinitionError(
+                    f"{ev.label}: assign({target}, ...) needs a Discrete variable; declare it "
+                    "with Discrete(start=...), or use reinit for a state.")
 
 
 def _flat_variables(bv: BoundVariable, node: Node) -> list[FlatVariable]:

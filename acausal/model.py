@@ -120,6 +120,17 @@ class Flow(Variable):
     kind = "flow"
 
 
+class Discrete(Variable):
+    """A variable that is constant between events and changes only in event actions
+    (Modelica ``discrete``). ``start`` is its value at the start time (default 0).
+
+    For the continuous equations a discrete variable is a known input, like a parameter; it is
+    changed by :func:`assign` in a :class:`When` clause.
+    """
+
+    kind = "discrete"
+
+
 class Parameter:
     """Declaration of a constant of the model.
 
@@ -230,8 +241,24 @@ def _make_symbol(name: str, shape: tuple[int, ...]):
 # --------------------------------------------------------------------------------------------
 
 
+class Outer:
+    """Declaration of a shared part found in an enclosing model (Modelica ``outer``).
+
+    ``world = Outer(World)`` makes ``self.world`` the nearest instance of ``World`` that is a
+    part of this component or of one of its enclosing components (searched from the inside
+    out). When the model has none, one with default parameters is added at the root under the
+    class name in lower case (as Modelica tools add a default ``inner``).
+    """
+
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+
+    def __repr__(self) -> str:
+        return f"Outer({self.cls.__name__})"
+
+
 def _is_declaration(value) -> bool:
-    if isinstance(value, (Variable, Parameter, Node)):
+    if isinstance(value, (Variable, Parameter, Node, Outer)):
         return True
     return (isinstance(value, (list, tuple)) and len(value) > 0
             and all(isinstance(v, Node) for v in value))
@@ -303,9 +330,13 @@ class Node:
         parameters: list[BoundParameter] = []
         children: list[Node] = []
         instance_level = self._instance_decls
+        outers: list[tuple[str, Outer]] = []
         for name, decl in self._declarations().items():
             override = self._overrides.get(name, _MISSING)
             full = prefix + name
+            if isinstance(decl, Outer):
+                outers.append((name, decl))
+                continue
             if isinstance(decl, Parameter):
                 value = decl.default if override is _MISSING else override
                 if decl.structural:
@@ -329,6 +360,7 @@ class Node:
                 if isinstance(template, Node):
                     child = template if (name in instance_level and override is _MISSING) \
                         else template._fresh_copy()
+                    object.__setattr__(child, "_parent", self)
                     child._bind(full)
                     children.append(child)
                     object.__setattr__(self, name, child)
@@ -337,6 +369,7 @@ class Node:
                     for i, item in enumerate(template):
                         child = item if (name in instance_level and override is _MISSING) \
                             else item._fresh_copy()
+                        object.__setattr__(child, "_parent", self)
                         child._bind(f"{full}[{i}]")
                         bound.append(child)
                     children.extend(bound)
@@ -344,6 +377,7 @@ class Node:
         object.__setattr__(self, "_variables", variables)
         object.__setattr__(self, "_parameters", parameters)
         object.__setattr__(self, "_children", children)
+        object.__setattr__(self, "_outers", outers)
 
     @property
     def path(self) -> str:
@@ -400,10 +434,16 @@ class Component(Node):
     def initial_equations(self) -> Iterable:
         return []
 
+    def events(self) -> Iterable:
+        """``When`` clauses of this component (state events, time events)."""
+        return []
+
     def bind(self) -> Component:
         """Bind this component as the root of a model (names relative to it); returns self."""
         if self._path is None:
+            object.__setattr__(self, "_parent", None)
             self._bind("")
+            _resolve_outers(self)
         elif self._path != "":
             raise ModelDefinitionError(f"'{self._path}' is part of another model: compile that "
                                        "model, or create a new instance to use it alone.")
@@ -414,6 +454,40 @@ class Component(Node):
         from .compiler import compile_model
 
         return compile_model(self, **options)
+
+
+def _resolve_outers(root: Component) -> None:
+    """Point every ``Outer`` declaration at the nearest enclosing instance of its class."""
+    stack: list[Node] = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node._children)
+        for name, decl in node._outers:
+            found = None
+            anc = node
+            while anc is not None and found is None:
+                for child in anc._children:
+                    if isinstance(child, decl.cls) and child is not node:
+                        found = child
+                        break
+                anc = getattr(anc, "_parent", None)
+            if found is None:
+                found = _default_inner(root, decl.cls)
+            object.__setattr__(node, name, found)
+
+
+def _default_inner(root: Component, cls: type) -> Node:
+    base = cls.__name__.lower()
+    name, k = base, 1
+    while name in root.__dict__ or name in root._declarations():
+        k += 1
+        name = f"{base}{k}"
+    inner = cls()
+    object.__setattr__(inner, "_parent", root)
+    inner._bind(name)
+    object.__setattr__(root, name, inner)
+    root._children.append(inner)
+    return inner
 
 
 @dataclass(frozen=True)
@@ -437,3 +511,50 @@ def connect(a: Connector, b: Connector) -> Connection:
             f"({type(a).__name__} has {[s[0] for s in a._signature()]}, {type(b).__name__} has "
             f"{[s[0] for s in b._signature()]}); connect connectors of the same kind.")
     return Connection(a, b)
+
+
+# --------------------------------------------------------------------------------------------
+# Events
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Action:
+    """``reinit(state, value)`` or ``assign(discrete, value)`` inside a :class:`When`."""
+
+    kind: str  # "reinit" or "assign"
+    target: Any  # the bound sympy symbol
+    value: Any  # sympy expression, evaluated with the values just before the event
+
+
+def reinit(state: Any, value: Any) -> Action:
+    """At the event, set the state ``state`` to ``value`` (Modelica ``reinit``)."""
+    return Action("reinit", state, value)
+
+
+def assign(discrete: Any, value: Any) -> Action:
+    """At the event, set the discrete variable ``discrete`` to ``value``."""
+    return Action("assign", discrete, value)
+
+
+class When:
+    """An event: when ``condition`` becomes true, the actions are applied.
+
+    ``condition`` is a sympy relation (``self.h < 0``, ``time >= self.t_on``) or a logical
+    combination of relations (``sympy.And``/``Or``/``Not``), also with discrete variables. The
+    relations between continuous quantities are monitored for zero crossings; the clause fires
+    at the instant the whole condition changes from false to true (not while it stays true, and
+    not at the start time). Every action's value is computed from the values just before the
+    event (``pre`` values); then all actions are applied together.
+    """
+
+    def __init__(self, condition: Any, *actions: Action) -> None:
+        for a in actions:
+            if not isinstance(a, Action):
+                raise ModelDefinitionError(
+                    f"When(...) takes reinit(...) or assign(...) actions, got {a!r}.")
+        self.condition = condition
+        self.actions = tuple(actions)
+
+    def __repr__(self) -> str:
+        return f"When({self.condition}, {', '.join(map(repr, self.actions))})"

@@ -38,6 +38,28 @@ class der(sp.Function):
         return "der(%s)" % printer._print(self.args[0])
 
 
+class pre(sp.Function):
+    """The value just before the current event (Modelica ``pre``).
+
+    Event actions are always computed from the values just before the event, so inside
+    ``When`` actions and conditions ``pre(x)`` and ``x`` are the same; ``pre`` documents intent.
+    """
+
+    nargs = 1
+
+
+class event_if(sp.Function):
+    """``event_if(condition, a, b)``: ``a`` where ``condition`` holds, else ``b``, switching
+    only at located events (Modelica's event-generating ``if``).
+
+    Plain ``Piecewise``/``Abs``/``Max`` are evaluated as written without events (``noEvent``
+    semantics); ``event_if`` instead keeps the branch fixed between events, so the integrator
+    never steps across the switch.
+    """
+
+    nargs = 3
+
+
 def Eq(lhs, rhs) -> sp.Equality:  # noqa: N802 - mirrors sympy.Eq
     """An unevaluated equation ``lhs = rhs``.
 

@@ -2,10 +2,12 @@
 Modelica PlanarMechanics library, dzimmer/PlanarMechanics, and Multibody.jl
 ``src/PlanarMechanics/components.jl``).
 
-Gravity: there is no ``World`` component. Each :class:`Body` has a vector parameter ``g``
-(default ``(0, -9.81)`` m/s2) that mirrors ``PlanarWorld.constantGravity`` of the Modelica library
-(Multibody.jl uses a per-body ``gy`` instead). Set ``g=(0, 0)`` for a body without gravity
-(Modelica ``enableGravity=false``).
+Gravity comes from the model's :class:`World` (Modelica ``PlanarWorld``, an ``inner``): every
+:class:`Body` and :class:`BodyShape` finds the nearest enclosing ``World`` (``Outer(World)``); a
+model without one gets a default ``World`` with ``g = (0, -9.81)`` m/s2 named ``world``. A body can
+override it with its own ``g=(gx, gy)`` (as Multibody.jl's per-body ``gy``), e.g. ``g=(0, 0)`` for
+Modelica's ``enableGravity=false``; such an override is a constant of the model, while
+``world.g`` is a parameter that can be changed without recompiling.
 
 Notation in the docstrings: ``a`` = frame_a, ``b`` = frame_b, ``D()`` = time derivative,
 ``R(phi)`` = rotation matrix local -> world, ``r x f = r_x f_y - r_y f_x``.
@@ -13,7 +15,9 @@ Notation in the docstrings: ``a`` = frame_a, ``b`` = frame_b, ``D()`` = time der
 
 from __future__ import annotations
 
-from acausal import Component, Eq, Parameter, Variable, der
+import sympy as sp
+
+from acausal import Component, Eq, Outer, Parameter, Variable, der
 
 from .interfaces import Frame, cross, force, position, rotation
 
@@ -21,6 +25,28 @@ from .interfaces import Frame, cross, force, position, rotation
 def _vec_eqs(lhs, rhs):
     """Component-wise equations of two 2-vectors."""
     return [Eq(lhs[i], rhs[i]) for i in range(2)]
+
+
+class World(Component):
+    """The planar world: uniform gravity ``g`` for every body of the model.
+
+    No equations of its own; bodies read ``world.g``.
+
+    Source: ``PlanarMechanics/PlanarWorld.mo`` (``constantGravity = {0, -9.81}``; the animation
+    defaults of the Modelica world are not modelled).
+    """
+
+    g = Parameter([0.0, -9.81], unit="m/s2",
+                  description="gravity acceleration (PlanarWorld.constantGravity)")
+
+
+def _gravity(body) -> sp.Matrix:
+    if body.g is None:
+        return body.world.g
+    g = [float(c) for c in body.g]
+    if len(g) != 2:
+        raise ValueError(f"{type(body).__name__} '{body.path}': g must have 2 components.")
+    return sp.Matrix(g)
 
 
 class Fixed(Component):
@@ -55,9 +81,10 @@ class Body(Component):
         (a.fx, a.fy) + m*g = m*a
         a.tau = I*z
 
-    ``g`` mirrors ``PlanarWorld.constantGravity`` (Modelica default ``{0, -9.81}``); use
-    ``g=(0, 0)`` for Modelica's ``enableGravity=false``. ``r, v, phi, w`` have start 0 and
-    ``state_priority=2`` (as Multibody.jl), so joint coordinates (priority 10) win.
+    ``g`` is ``world.g`` of the enclosing :class:`World` unless the body is given its own
+    ``g=(gx, gy)`` (``g=(0, 0)`` for Modelica's ``enableGravity=false``). ``r, v, phi, w``
+    have start 0 and ``state_priority=2`` (as Multibody.jl), so joint coordinates (priority 10)
+    win.
 
     Source: ``PlanarMechanics/Parts/Body.mo``; Multibody.jl ``Body(; m, I, r, v, phi, w, gy)``
     in ``src/PlanarMechanics/components.jl`` (there the angular acceleration is named ``α``).
@@ -65,8 +92,9 @@ class Body(Component):
 
     m = Parameter(1.0, unit="kg", description="mass of the body")
     I = Parameter(0.1, unit="kg.m2", description="inertia about the frame origin (z-axis)")  # noqa: E741
-    g = Parameter([0.0, -9.81], unit="m/s2",
-                  description="gravity acceleration (mirrors PlanarWorld.constantGravity)")
+    g = Parameter(None, unit="m/s2", structural=True,
+                  description="own gravity (gx, gy) instead of the world's; None: world.g")
+    world = Outer(World)
     frame_a = Frame()
     r = Variable(shape=2, start=0.0, unit="m", description="position of the body (world frame)",
                  state_priority=2)
@@ -83,7 +111,7 @@ class Body(Component):
         eqs += [Eq(der(self.r[i]), self.v[i]) for i in range(2)]
         eqs += [Eq(der(self.v[i]), self.a[i]) for i in range(2)]
         eqs += [Eq(self.phi, fa.phi), Eq(der(self.phi), self.w), Eq(der(self.w), self.z)]
-        eqs += _vec_eqs(force(fa) + self.m * self.g, self.m * self.a)
+        eqs += _vec_eqs(force(fa) + self.m * _gravity(self), self.m * self.a)
         eqs += [Eq(fa.tau, self.I * self.z)]
         return eqs
 
@@ -157,8 +185,9 @@ class BodyShape(Component):
                      description="vector from frame_a to the centre of mass in frame_a")
     m = Parameter(1.0, unit="kg", description="mass of the body")
     I = Parameter(0.1, unit="kg.m2", description="inertia about the centre of mass")  # noqa: E741
-    g = Parameter([0.0, -9.81], unit="m/s2",
-                  description="gravity acceleration (mirrors PlanarWorld.constantGravity)")
+    g = Parameter(None, unit="m/s2", structural=True,
+                  description="own gravity (gx, gy) instead of the world's; None: world.g")
+    world = Outer(World)
     frame_a = Frame()
     frame_b = Frame()
     r_0 = Variable(shape=2, start=0.0, unit="m", description="centre-of-mass position (world)",
@@ -183,7 +212,7 @@ class BodyShape(Component):
         eqs += [Eq(der(self.r_0[i]), self.v[i]) for i in range(2)]
         eqs += [Eq(der(self.v[i]), self.acc[i]) for i in range(2)]
         eqs += [Eq(self.phi, a.phi), Eq(der(self.phi), self.w), Eq(der(self.w), self.z)]
-        eqs += _vec_eqs(fa + fb + self.m * self.g, self.m * self.acc)
+        eqs += _vec_eqs(fa + fb + self.m * _gravity(self), self.m * self.acc)
         eqs += [Eq(a.tau + b.tau + cross(-rcm0, fa) + cross(r0 - rcm0, fb), self.I * self.z)]
         return eqs
 
