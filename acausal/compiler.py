@@ -21,7 +21,7 @@ import numpy as np
 import sympy as sp
 
 from .codegen import Translator
-from .errors import ParameterError, UnknownNameError, did_you_mean
+from .errors import ModelDefinitionError, ParameterError, UnknownNameError, did_you_mean
 from .flatten import FlatSystem, flatten
 from .model import Component
 from .structure.alias import AliasMap, compose_alias_maps, eliminate_aliases, has_alias_equations
@@ -61,6 +61,7 @@ class CompiledSystem:
     parameter_values: np.ndarray
     initial_residuals: list[tuple[Any, str]] = field(default_factory=list)
     algebraic_equations: list[str] = field(default_factory=list)  # source of each row of alg
+    events: list = field(default_factory=list)  # CompiledEvent per When clause
     selector: Any = None  # StateSelector of the index-reduced system
     dynamic_selection: bool = False  # whether simulate() monitors and re-selects states
     timings: dict[str, float] = field(default_factory=dict)
@@ -84,8 +85,17 @@ class CompiledSystem:
         return len(self.states)
 
     def parameters(self) -> dict[str, float]:
-        """Default value of every numeric parameter, by dotted name."""
-        return dict(zip(self.parameter_names, self.parameter_values.tolist()))
+        """Default value of every numeric parameter, by dotted name (no discrete variables)."""
+        return {prm.name: float(prm.value) for prm in self.flat.parameters if not prm.discrete}
+
+    @property
+    def discrete_names(self) -> list[str]:
+        """Discrete variables (inputs of the continuous equations that change at events)."""
+        return [prm.name for prm in self.flat.parameters if prm.discrete]
+
+    @property
+    def has_events(self) -> bool:
+        return bool(self.events)
 
     def parameter_vector(self, params: dict[str, float] | None = None) -> np.ndarray:
         """The parameter vector with the given overrides (names checked, values finite)."""
@@ -97,6 +107,9 @@ class CompiledSystem:
             if name not in index:
                 hint = did_you_mean(name, self.parameter_names)
                 raise ParameterError(f"'{name}' is not a parameter of {self.model_name}.{hint}")
+            if self.flat.parameters[index[name]].discrete:
+                raise ParameterError(f"'{name}' is a discrete variable, not a parameter: give "
+                                     "its value as the start of its Discrete declaration.")
             try:
                 value = float(value)
             except (TypeError, ValueError):
@@ -123,6 +136,18 @@ class CompiledSystem:
             if which == "newton_step":
                 jac = ca.jacobian(self.alg, self.z)
                 out = self.z - ca.solve(jac, self.alg)
+            elif which == "event_indicators":
+                out = ca.vertcat(*[g for ev in self.events for g in ev.indicators]) \
+                    if any(ev.indicators for ev in self.events) else ca.SX(0, 1)
+            elif which == "event_conditions":
+                out = ca.vertcat(*[ev.condition for ev in self.events]) if self.events \
+                    else ca.SX(0, 1)
+            elif which.startswith("event_update_"):
+                ev = self.events[int(which.rsplit("_", 1)[1])]
+                f = ca.Function(which, [self.t, self.x, self.z, self.p], [ev.x_new, ev.p_new],
+                                ["t", "x", "z", "p"], ["x_new", "p_new"])
+                self._functions[which] = f
+                return f
             else:
                 out = {"ode": self.ode, "alg": self.alg, "observed": self.observed}[which]
             f = ca.Function(which, [self.t, self.x, self.z, self.p], [out],
@@ -258,11 +283,6 @@ def compile_model(model: Component) -> CompiledSystem:
         clock = now
 
     flat = flatten(model)
-    if flat.events or any(prm.discrete for prm in flat.parameters):
-        from .errors import ModelDefinitionError
-        raise ModelDefinitionError(
-            f"{flat.events[0].label if flat.events else 'a Discrete variable'}: events and "
-            "discrete variables are declared but not simulated yet in this version.")
     lap("flatten")
     system = build_equation_system(flat)
     check_structure(system)
@@ -360,13 +380,12 @@ def _generate(flat, system: EquationSystem, aliases, dummies, states, blocks):
         parameter_values=np.array([float(prm.value) for prm in flat.parameters], dtype=float))
     compiled.algebraic_equations = alg_labels
     compiled.initial_residuals = _initial_residuals(flat, system, aliases, values)
+    compiled.events = _compile_events(flat, system, aliases, values, states, x, p)
     return compiled
 
 
-def _initial_residuals(flat, system, aliases, values):
-    """User initial equations, translated to SX in (t, x, z, p) through the alias map."""
-    if not flat.initial_equations:
-        return []
+def _original_values(flat, system, aliases, values) -> tuple[dict, dict]:
+    """SX value of every original (pre-alias) symbol, and of der() of each where it exists."""
     sym_values = dict(values)
     derivative_of: dict[sp.Symbol, Any] = {}
     for old, name in enumerate(aliases.names):
@@ -379,20 +398,91 @@ def _initial_residuals(flat, system, aliases, values):
         d = system.var_to_diff[target]
         if d != -1:
             derivative_of[sym] = sign * values[system.symbols[d]]
-    tr = Translator(sym_values)
+    return sym_values, derivative_of
+
+
+def _with_derivatives(expr, derivative_of: dict, sym_values: dict, where: str):
+    """Replace der(v) in an expression by placeholders whose SX value is the derivative."""
+    if not expr.has(der):
+        return expr
+    rep = {}
+    for d in expr.atoms(der):
+        if d.args[0] not in derivative_of:
+            raise UnknownNameError(f"{where} uses {d}, which the model does not have: only "
+                                   "derivatives of states and of differentiated variables exist.")
+        placeholder = sp.Dummy(f"der({d.args[0]})")
+        sym_values[placeholder] = derivative_of[d.args[0]]
+        rep[d] = placeholder
+    return expr.xreplace(rep)
+
+
+def _initial_residuals(flat, system, aliases, values):
+    """User initial equations, translated to SX in (t, x, z, p) through the alias map."""
+    if not flat.initial_equations:
+        return []
+    sym_values, derivative_of = _original_values(flat, system, aliases, values)
     out = []
     for eq in flat.initial_equations:
-        residual = eq.residual
-        for d in residual.atoms(der):
-            if d.args[0] not in derivative_of:
-                raise UnknownNameError(f"{eq.label} uses {d}, which the model does not have: "
-                                       "an initial equation can only use derivatives of states "
-                                       "and of variables the model differentiates.")
-        rep = {}
-        for d in residual.atoms(der):
-            placeholder = sp.Dummy(f"der({d.args[0]})")
-            sym_values[placeholder] = derivative_of[d.args[0]]
-            rep[d] = placeholder
-        residual = residual.xreplace(rep)
-        out.append((tr(residual), eq.describe()))
+        residual = _with_derivatives(eq.residual, derivative_of, sym_values, eq.label)
+        out.append((Translator(sym_values)(residual), eq.describe()))
+    return out
+
+
+@dataclass
+class CompiledEvent:
+    """One ``When`` clause in terms of (t, x, z, p) of one realisation."""
+
+    label: str
+    indicators: list  # SX zero-crossing functions (relations between continuous quantities)
+    condition: Any  # SX, 1 where the clause's condition holds
+    x_new: Any  # SX vector: the states after the actions (from pre-event values)
+    p_new: Any  # SX vector: parameters and discrete variables after the actions
+
+
+def _relations(cond) -> list:
+    if isinstance(cond, sp.core.relational.Relational):
+        return [cond]
+    out = []
+    for a in getattr(cond, "args", ()):
+        if isinstance(a, (sp.core.relational.Relational, sp.logic.boolalg.Boolean)):
+            out.extend(_relations(a))
+    return out
+
+
+def _compile_events(flat, system, aliases, values, states, x, p) -> list[CompiledEvent]:
+    if not flat.events:
+        return []
+    sym_values, derivative_of = _original_values(flat, system, aliases, values)
+    discrete_syms = {prm.symbol for prm in flat.parameters if prm.discrete}
+    param_index = {prm.symbol: i for i, prm in enumerate(flat.parameters)}
+    state_pos = {v: i for i, v in enumerate(states)}
+    name_index = {n: k for k, n in enumerate(aliases.names)}
+    out = []
+    for ev in flat.events:
+        tr = Translator(sym_values)
+        cond = _with_derivatives(ev.condition, derivative_of, sym_values, ev.label)
+        indicators = []
+        for rel in _relations(cond):
+            if rel.free_symbols - set(param_index) - discrete_syms:  # continuous or time
+                indicators.append(tr(rel.lhs - rel.rhs))
+        x_new = [x[i] for i in range(x.numel())]
+        p_new = [p[i] for i in range(p.numel())]
+        for action in ev.actions:
+            value = tr(_with_derivatives(sp.sympify(action.value), derivative_of, sym_values,
+                                         ev.label))
+            if action.kind == "assign":
+                p_new[param_index[action.target]] = value
+                continue
+            old = name_index[action.target.name]
+            target, sign = aliases.target[old], aliases.sign[old]
+            if target == -1 or target not in state_pos:
+                names = ", ".join(system.name(v) for v in states) or "none"
+                raise ModelDefinitionError(
+                    f"{ev.label}: reinit({action.target}, ...) needs a state, but after index "
+                    f"reduction '{action.target}' is not one (states: {names}). Reinit a "
+                    "state, or give the variable a higher state_priority.")
+            x_new[state_pos[target]] = value / sign
+        out.append(CompiledEvent(ev.label, indicators, tr(cond),
+                                 ca.vertcat(*x_new) if x_new else ca.SX(0, 1),
+                                 ca.vertcat(*p_new) if p_new else ca.SX(0, 1)))
     return out

@@ -20,7 +20,8 @@ class Solution:
 
     def __init__(self, compiled, t: np.ndarray, x: np.ndarray, z: np.ndarray, p: np.ndarray,
                  defaulted_states: list[str] | None = None, values: np.ndarray | None = None,
-                 state_switches: list | None = None) -> None:
+                 state_switches: list | None = None, p_history: np.ndarray | None = None,
+                 events: list | None = None) -> None:
         self.compiled = compiled
         self.t = t
         self.x = x  # states, one row per compiled.state_names
@@ -30,7 +31,14 @@ class Solution:
         self._values: np.ndarray | None = values
         #: (time, new state names) for every dynamic re-selection of states during the run
         self.state_switches = list(state_switches or [])
-        self.parameters = dict(zip(compiled.parameter_names, p.tolist()))
+        #: (time, [labels of the When clauses that fired]) for every event, in order
+        self.events = list(events or [])
+        # parameters and discrete variables at every output time (they change at events)
+        self._p_history = p_history
+        self._p_index = {n: i for i, n in enumerate(compiled.parameter_names)}
+        discrete = set(compiled.discrete_names)
+        self.parameters = {n: v for n, v in zip(compiled.parameter_names, p.tolist())
+                           if n not in discrete}
         self.defaulted_states = list(defaulted_states or [])
 
     def _row(self, index: int) -> np.ndarray:
@@ -63,8 +71,10 @@ class Solution:
     def __getitem__(self, name: str) -> np.ndarray:
         if name in ("t", "time"):
             return self.t
-        if name in self.parameters:
-            return np.full(self.t.shape, self.parameters[name])
+        if name in self._p_index:
+            if self._p_history is not None:
+                return self._p_history[self._p_index[name]].copy()
+            return np.full(self.t.shape, self._p[self._p_index[name]])
         try:
             sign, index = self.compiled.locate(name)
         except UnknownNameError:

@@ -1,0 +1,169 @@
+"""Events: state events with reinit, time events, discrete variables, event_if, chattering."""
+
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from acausal import (
+    Component,
+    Discrete,
+    Eq,
+    ModelDefinitionError,
+    Parameter,
+    SimulationError,
+    Variable,
+    When,
+    assign,
+    compile,
+    der,
+    event_if,
+    reinit,
+    time,
+)
+
+G, E = 9.81, 0.8
+
+
+class BouncingBall(Component):
+    g = Parameter(G, unit="m/s2")
+    e = Parameter(E, description="coefficient of restitution")
+    h = Variable(start=1.0, fixed=True, unit="m")
+    v = Variable(start=0.0, fixed=True, unit="m/s")
+
+    def equations(self):
+        return [Eq(der(self.h), self.v), Eq(der(self.v), -self.g)]
+
+    def events(self):
+        return [When(self.h < 0, reinit(self.v, -self.e * self.v))]
+
+
+def bounce_times(n):
+    v = math.sqrt(2 * G * 1.0)
+    times = [v / G]
+    for _ in range(n - 1):
+        v *= E
+        times.append(times[-1] + 2 * v / G)
+    return times
+
+
+def test_bouncing_ball_event_times_are_analytic():
+    sol = compile(BouncingBall()).simulate(3.0, dt=1e-3, rtol=1e-12, atol=1e-14)
+    got = [t for t, _ in sol.events]
+    expected = [t for t in bounce_times(20) if t <= 3.0]
+    assert len(got) == len(expected) == 6
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-8)
+    assert sol["h"].min() > -1e-6  # the ball never sinks into the floor (beyond one output step)
+    # between bounces the trajectory is the free-fall parabola: after bounce n (1-based) the
+    # ball leaves the floor upwards at E**n * sqrt(2 g h0)
+    for t_k in (0.3, 1.5, 2.5):
+        k = int(np.argmin(np.abs(sol.t - t_k)))
+        n = sum(1 for tb in expected if tb < sol.t[k])
+        t_b = expected[n - 1] if n else 0.0
+        tau = sol.t[k] - t_b
+        h_exact = (1.0 - 0.5 * G * tau**2) if n == 0 else \
+            E**n * math.sqrt(2 * G) * tau - 0.5 * G * tau**2
+        assert sol["h"][k] == pytest.approx(h_exact, abs=1e-8)
+
+
+def test_zeno_ball_is_reported_not_integrated_through():
+    zeno = bounce_times(1)[0] * (1 + 2 * E / (1 - E))  # accumulation time of the bounces
+    with pytest.raises(SimulationError, match="Zeno") as err:
+        compile(BouncingBall()).simulate(zeno + 0.5, dt=1e-3, rtol=1e-10, atol=1e-12)
+    predicted = float(str(err.value).split("accumulate at t = ")[1].split(",")[0])
+    assert predicted == pytest.approx(zeno, abs=1e-4)
+
+
+class Switched(Component):
+    """A mass pushed by +1 N until t = 0.5 (time event), then by -1 N; a mode counter."""
+
+    x = Variable(start=0.0, fixed=True)
+    v = Variable(start=0.0, fixed=True)
+    force = Discrete(start=1.0, unit="N")
+    count = Discrete(start=0.0)
+
+    def equations(self):
+        return [Eq(der(self.x), self.v), Eq(der(self.v), self.force)]
+
+    def events(self):
+        return [When(time >= 0.5, assign(self.force, -1.0), assign(self.count, self.count + 1))]
+
+
+def test_time_event_and_discrete_variables():
+    sol = compile(Switched()).simulate(1.0, dt=0.01, rtol=1e-10, atol=1e-12)
+    assert len(sol.events) == 1 and sol.events[0][0] == pytest.approx(0.5, abs=1e-10)
+    t = sol.t
+    expected_v = np.where(t <= 0.5, t, 1.0 - t)
+    np.testing.assert_allclose(sol["v"], expected_v, atol=1e-9)
+    assert sol["force"][0] == 1.0 and sol["force"][-1] == -1.0
+    assert sol["count"][-1] == 1.0
+
+
+class Thermostat(Component):
+    """Heating switched on below 19 and off above 21: a discrete mode firing both ways."""
+
+    T = Variable(start=20.0, fixed=True)
+    heating = Discrete(start=1.0)
+
+    def equations(self):
+        return [Eq(der(self.T), -0.5 * (self.T - 10.0) + 8.0 * self.heating)]
+
+    def events(self):
+        return [When(sp.And(self.T > 21, self.heating > 0.5), assign(self.heating, 0.0)),
+                When(sp.And(self.T < 19, self.heating < 0.5), assign(self.heating, 1.0))]
+
+
+def test_discrete_mode_fires_in_both_directions():
+    sol = compile(Thermostat()).simulate(20.0, dt=0.01, rtol=1e-10, atol=1e-12)
+    labels = [lab for _, labs in sol.events for lab in labs]
+    assert any("event 1" in lab for lab in labels) and any("event 2" in lab for lab in labels)
+    assert 19 - 1e-6 < sol["T"][sol.t > 1].min() and sol["T"].max() < 21 + 1e-6
+    # heating on: T -> 26 exponentially from 20; first switch-off when T = 21
+    t_off = -2.0 * math.log((26.0 - 21.0) / (26.0 - 20.0))
+    assert sol.events[0][0] == pytest.approx(t_off, abs=1e-8)
+
+
+class EventIf(Component):
+    """der(x) = 1 while x < 1, then 0.5: event_if keeps the branch between events."""
+
+    x = Variable(start=0.0, fixed=True)
+
+    def equations(self):
+        return [Eq(der(self.x), event_if(self.x < 1, 1.0, 0.5))]
+
+
+class SlidingMode(Component):
+    """der(x) = 1 below 1 and -2 above: x is pinned at 1, the switch chatters."""
+
+    x = Variable(start=0.0, fixed=True)
+
+    def equations(self):
+        return [Eq(der(self.x), event_if(self.x < 1, 1.0, -2.0))]
+
+
+def test_event_if_switches_at_the_crossing():
+    sol = compile(EventIf()).simulate(1.5, dt=0.01, rtol=1e-10, atol=1e-12)
+    assert len(sol.events) == 1 and sol.events[0][0] == pytest.approx(1.0, abs=1e-9)
+    np.testing.assert_allclose(sol["x"], np.where(sol.t < 1, sol.t, 1 + 0.5 * (sol.t - 1)),
+                               atol=1e-9)
+
+
+def test_sliding_mode_is_reported_as_chattering():
+    with pytest.raises(SimulationError, match="Chattering"):
+        compile(SlidingMode()).simulate(1.5, dt=0.01)
+
+
+def test_reinit_of_a_variable_that_is_not_a_state_is_an_error():
+    class Bad(Component):
+        x = Variable(start=0.0, fixed=True)
+        y = Variable()
+
+        def equations(self):
+            return [Eq(der(self.x), 1.0), Eq(self.y, 2 * self.x)]
+
+        def events(self):
+            return [When(self.x > 0.5, reinit(self.y, 0.0))]
+
+    with pytest.raises(ModelDefinitionError, match="reinit"):
+        compile(Bad())

@@ -1,0 +1,29 @@
+"""Smoke test of benchmarks/compile_scaling.py: runs the --quick --json variant and checks the
+structure of its output. No timing thresholds (timings depend on the machine)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "compile_scaling.py"
+KEYS = {"model", "N", "compile_s", "simulate_s", "handwritten_s"}
+
+
+def test_compile_scaling_quick_json():
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--json"],
+                          check=False, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    records = json.loads(proc.stdout)  # stdout holds the JSON list and nothing else
+    assert isinstance(records, list) and records
+    assert {r["model"] for r in records} == {"chain", "pendulum"}
+    for r in records:
+        assert set(r) == KEYS, r
+        assert isinstance(r["N"], int) and r["N"] > 0
+        assert r["compile_s"] > 0 and r["simulate_s"] > 0
+        if r["model"] == "chain":
+            assert r["handwritten_s"] > 0
+        else:
+            assert r["handwritten_s"] is None
