@@ -40,9 +40,13 @@ from .solution import Solution
 from .symbolic import Eq, der, event_if, pre, time
 
 
-def compile(model: Component) -> CompiledSystem:  # noqa: A001 - the natural name for users
-    """Compile a model instance into a :class:`CompiledSystem`."""
-    return compile_model(model)
+def compile(model: Component, **options) -> CompiledSystem:  # noqa: A001 - the natural name
+    """Compile a model instance into a :class:`CompiledSystem`.
+
+    Options: ``stabilization=None | "baumgarte"`` with ``alpha``, ``beta`` (see
+    :func:`acausal.compiler.compile_model`).
+    """
+    return compile_model(model, **options)
 
 
 __version__ = "0.1.0"
