@@ -30,6 +30,7 @@ from .errors import (
 )
 from .flatten import FlatSystem, flatten
 from .model import Component
+from .progress import StageLog, progress_enabled
 from .structure.alias import AliasMap, compose_alias_maps, eliminate_aliases, has_alias_equations
 from .structure.blt import blt, tear_block
 from .structure.checks import check_structure
@@ -278,7 +279,7 @@ def _start_point(system: EquationSystem) -> dict[int, float]:
 
 
 def compile_model(model: Component, stabilization: str | None = None, alpha: float = 10.0,
-                  beta: float = 10.0) -> CompiledSystem:
+                  beta: float = 10.0, progress: bool | None = False) -> CompiledSystem:
     """Compile a model (a Component instance) into a :class:`CompiledSystem`.
 
     ``stabilization=None`` (default): index reduction by Pantelides and dummy derivatives, the
@@ -287,17 +288,20 @@ def compile_model(model: Component, stabilization: str | None = None, alpha: flo
     that index reduction differentiates twice is replaced by ``g'' + 2 alpha g' + beta^2 g = 0``
     (once: ``g' + 2 alpha g = 0``) and all positions and velocities are states, so the
     constraints drift slightly; ``alpha`` and ``beta`` [1/s] set how fast the drift decays.
+    ``progress=True`` prints each stage and its time to stderr (``None``: on a terminal).
     """
     if stabilization not in (None, "baumgarte"):
         raise ModelDefinitionError(f"stabilization={stabilization!r}: use None (index "
                                    "reduction) or 'baumgarte'.")
     timings: dict[str, float] = {}
     clock = _time.perf_counter()
+    log = StageLog(f"compile {type(model).__name__}", progress_enabled(progress))
 
     def lap(name: str) -> None:
         nonlocal clock
         now = _time.perf_counter()
         timings[name] = now - clock
+        log.stage(name, now - clock)
         clock = now
 
     flat = flatten(model)

@@ -149,7 +149,7 @@ def polish_algebraic(cs, times, xs, zs, p, steps: int = 2):
 class HybridSimulation:
     """One run: the current realisation, state, parameters and the bookkeeping of events."""
 
-    def __init__(self, cs, grid, init, p, opts, reselect: bool) -> None:
+    def __init__(self, cs, grid, init, p, opts, reselect: bool, progress=None) -> None:
         from .initialize import _solve_algebraic
 
         self.solve_algebraic = _solve_algebraic
@@ -168,6 +168,7 @@ class HybridSimulation:
         self.event_log: list[tuple[float, list[str]]] = []
         self.recent = deque(maxlen=CHATTER_EVENTS)
         self._check_step: float | None = None
+        self.progress = progress
         steps = np.diff(grid)
         self.uniform = steps.size > 0 and np.allclose(steps, steps[0], rtol=1e-9, atol=0.0)
         self.span = float(grid[-1] - grid[0])
@@ -342,6 +343,28 @@ class HybridSimulation:
 
     # -- the loop --------------------------------------------------------------------------
     def run(self) -> Solution:
+        """Integrate over the whole grid; Ctrl-C returns the solution up to that point."""
+        self._stored = 0
+        try:
+            self._run()
+        except KeyboardInterrupt:
+            k = self._stored
+            if self.progress is not None:
+                self.progress.close(f"interrupted at t = {self.grid[k]:g}")
+            sol = Solution(self.root, self.grid[:k + 1], np.zeros((0, k + 1)),
+                           np.zeros((0, k + 1)), self.p, [], values=self.values[:, :k + 1],
+                           state_switches=self.switches, p_history=self.p_history[:, :k + 1],
+                           events=self.event_log)
+            sol.interrupted = True
+            return sol
+        if self.progress is not None:
+            self.progress.close()
+        return Solution(self.root, self.grid, np.zeros((0, self.grid.size)),
+                        np.zeros((0, self.grid.size)), self.p, [], values=self.values,
+                        state_switches=self.switches, p_history=self.p_history,
+                        events=self.event_log)
+
+    def _run(self) -> None:
         grid = self.grid
         x, z, t = self.x, self.z, self.t
         v = self.observe(t, x, z)
@@ -417,6 +440,7 @@ class HybridSimulation:
                             self.values[:, k + 1] = self.observe(t, x, z)
                             self.p_history[:, k + 1] = self.p
                             k += 1
+                            self._stored = k
                             t = float(grid[k])
                         restarted = True
                         break
@@ -443,11 +467,11 @@ class HybridSimulation:
                 self.values[:, k + 1] = v
                 self.p_history[:, k + 1] = self.p
                 k += 1
+                self._stored = k
+                if self.progress is not None:
+                    self.progress.update(t - grid[0])
                 if restarted:
                     break
-        return Solution(self.root, grid, np.zeros((0, grid.size)), np.zeros((0, grid.size)),
-                        self.p, [], values=self.values, state_switches=self.switches,
-                        p_history=self.p_history, events=self.event_log)
 
 
 def _short(exc: Exception) -> str:

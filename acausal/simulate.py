@@ -17,6 +17,7 @@ from .hybrid import (
 )
 from .initialize import initialize
 from .model import Component
+from .progress import ProgressBar, progress_enabled
 from .solution import Solution
 
 DEFAULT_INTERVALS = 500
@@ -53,7 +54,10 @@ def simulate(model: Component | CompiledSystem, t_end: float, **options: Any) ->
 
     Options: ``t_start`` (0), ``n_points`` (501 output points) or ``dt`` or ``t_eval``,
     ``params`` (dict of parameter overrides by dotted name), ``rtol`` (1e-6), ``atol`` (1e-8),
-    ``max_step`` (none), ``integrator_options`` (passed to CasADi's integrator).
+    ``max_step`` (none), ``integrator_options`` (passed to CasADi's integrator),
+    ``dynamic_state_selection`` (None: when the compiler found it needed), ``progress`` (None:
+    a progress bar on a terminal; with it shown, Ctrl-C returns the solution so far, marked
+    ``sol.interrupted``).
     """
     cs = model if isinstance(model, CompiledSystem) else model.compile()
     return simulate_compiled(cs, t_end, **options)
@@ -64,15 +68,20 @@ def simulate_compiled(cs: CompiledSystem, t_end: float, *, t_start: float = 0.0,
                       params: dict[str, float] | None = None, rtol: float = 1e-6,
                       atol: float = 1e-8, max_step: float | None = None,
                       integrator_options: dict | None = None,
-                      dynamic_state_selection: bool | None = None) -> Solution:
+                      dynamic_state_selection: bool | None = None,
+                      progress: bool | None = None) -> Solution:
     grid = output_grid(float(t_start), float(t_end), n_points, dt, t_eval)
     p = cs.parameter_vector(params)
     init = _initialize_with_branches(cs, p, float(grid[0]))
     dynamic = cs.dynamic_selection if dynamic_state_selection is None else dynamic_state_selection
     dynamic = dynamic and cs.selector is not None and cs.selector.max_level > 0
-    if cs.has_events or dynamic:
+    show = progress_enabled(progress)
+    if cs.has_events or dynamic or show:
+        # piecewise integration: events, state re-selection, or a progress display (which also
+        # lets Ctrl-C return the solution up to the interruption)
         opts = _integrator_options(rtol, atol, max_step, integrator_options or {})
-        return HybridSimulation(cs, grid, init, p, opts, reselect=dynamic).run()
+        bar = ProgressBar(f"simulate {cs.model_name}", float(grid[-1] - grid[0]), show)
+        return HybridSimulation(cs, grid, init, p, opts, reselect=dynamic, progress=bar).run()
     xs, zs = _integrate(cs, grid, init.x0, init.z0, p, rtol, atol, max_step,
                         integrator_options or {})
     if 0 < zs.shape[0] <= MAX_POLISHED_ALGEBRAICS:

@@ -33,6 +33,8 @@ class Solution:
         self.state_switches = list(state_switches or [])
         #: (time, [labels of the When clauses that fired]) for every event, in order
         self.events = list(events or [])
+        #: True when the run was stopped early (Ctrl-C): the grid ends where it stopped
+        self.interrupted = False
         # parameters and discrete variables at every output time (they change at events)
         self._p_history = p_history
         self._p_index = {n: i for i, n in enumerate(compiled.parameter_names)}
