@@ -172,15 +172,20 @@ def _integrate(cs, grid, x0, z0, p, rtol, atol, max_step, extra):
                 raise
             out = exact_start_integrator(cs, float(steps[0]), grid.size - 1, opts, x0, z0, p,
                                          float(grid[0]))
-            out = {"xf": ca.DM(np.array(out["xf"].full())), "zf": out["zf"]}
+            out = {"xf": out["xf"], "zf": out["zf"]}
     except RuntimeError as exc:
         raise SimulationError(
             f"The integrator ({plugin.upper()}) failed: {_short(exc)}. Try a smaller rtol/atol "
             "or max_step, check the model near the reported time, or look for a singular "
             "configuration.") from exc
-    xs = np.hstack([np.asarray(x0, dtype=float).reshape(-1, 1), np.array(out["xf"].full())])
+    # one copy only: the first column is the start, the others come from the integrator
+    xs = np.empty((n_x, grid.size))
+    xs[:, 0] = x0
+    xs[:, 1:] = out["xf"].full()
     if n_z:
-        zs = np.hstack([np.asarray(z0, dtype=float).reshape(-1, 1), np.array(out["zf"].full())])
+        zs = np.empty((n_z, grid.size))
+        zs[:, 0] = z0
+        zs[:, 1:] = out["zf"].full()
     else:
         zs = np.zeros((0, grid.size))
     return xs, zs
