@@ -21,8 +21,9 @@ The torque / force that the source must apply to follow the signal is the variab
 ``f`` (positive along +phi / +s; it equals ``-flange.tau`` / ``-flange.f``, the cut torque
 acting on the driven system). The support is fixed to the ground (MSL ``useSupport=false``).
 
-Classes: :class:`Position`, :class:`Speed` (rotational) and :class:`TranslationalPosition`,
-:class:`TranslationalSpeed`; the sub-namespaces ``rotational`` and ``translational`` of this
+Classes: :class:`Position`, :class:`Speed`, :class:`Accelerate` (rotational) and
+:class:`TranslationalPosition`, :class:`TranslationalSpeed`, :class:`TranslationalAccelerate`;
+the sub-namespaces ``rotational`` and ``translational`` of this
 module expose them as ``sources.rotational.Position`` etc.
 """
 
@@ -202,7 +203,76 @@ class TranslationalSpeed(_KinematicSource):
                 Eq(self.f, -self.flange.f)]
 
 
-#: ``sources.rotational.Position`` / ``.Speed`` (MSL ``Rotational.Sources``).
-rotational = SimpleNamespace(Position=Position, Speed=Speed)
-#: ``sources.translational.Position`` / ``.Speed`` (MSL ``Translational.Sources``).
-translational = SimpleNamespace(Position=TranslationalPosition, Speed=TranslationalSpeed)
+class Accelerate(_KinematicSource):
+    """Prescribed angular acceleration of a rotational flange (MSL
+    ``Rotational.Sources.Accelerate(useSupport=false)``).
+
+    Equations::
+
+        a = a_ref;  flange.phi = phi
+        D(phi) = w;  D(w) = a
+        tau = -flange.tau        (driving torque, positive along +phi)
+
+    ``phi`` and ``w`` are states; their initial values are their start values (default 0).
+    ``a_ref``: a sympy expression of ``acausal.time`` (or a number), or with ``use_input=True``
+    the signal input ``a_ref`` [rad/s2].
+    """
+
+    _reference_name = "a_ref"
+    use_input = Parameter(False, description="take the reference acceleration from the signal "
+                          "input a_ref instead of an expression")
+    a_ref = Parameter(None, structural=True, unit="rad/s2",
+                      description="reference angular acceleration: expression of acausal.time "
+                      "or number")
+    flange = _rot.Flange()
+    phi = Variable(start=0.0, unit="rad", description="angle of the flange", state_priority=1)
+    w = Variable(start=0.0, unit="rad/s", description="angular velocity D(phi)",
+                 state_priority=1)
+    a = Variable(unit="rad/s2", description="angular acceleration (= a_ref)")
+    tau = Variable(unit="N.m", description="torque applied by the source to the flange "
+                   "(positive along +phi) needed to follow a_ref")
+
+    def equations(self):
+        return [Eq(self.a, _reference(self, "a_ref")), Eq(self.flange.phi, self.phi),
+                Eq(der(self.phi), self.w), Eq(der(self.w), self.a),
+                Eq(self.tau, -self.flange.tau)]
+
+
+class TranslationalAccelerate(_KinematicSource):
+    """Prescribed acceleration of a translational flange (MSL
+    ``Translational.Sources.Accelerate(useSupport=false)``).
+
+    Equations::
+
+        a = a_ref;  flange.s = s
+        D(s) = v;  D(v) = a
+        f = -flange.f            (driving force, positive along +s)
+
+    ``s`` and ``v`` are states; their initial values are their start values (default 0).
+    ``a_ref``: a sympy expression of ``acausal.time`` (or a number), or with ``use_input=True``
+    the signal input ``a_ref`` [m/s2].
+    """
+
+    _reference_name = "a_ref"
+    use_input = Parameter(False, description="take the reference acceleration from the signal "
+                          "input a_ref instead of an expression")
+    a_ref = Parameter(None, structural=True, unit="m/s2",
+                      description="reference acceleration: expression of acausal.time or number")
+    flange = _trans.Flange()
+    s = Variable(start=0.0, unit="m", description="position of the flange", state_priority=1)
+    v = Variable(start=0.0, unit="m/s", description="velocity D(s)", state_priority=1)
+    a = Variable(unit="m/s2", description="acceleration (= a_ref)")
+    f = Variable(unit="N", description="force applied by the source to the flange "
+                 "(positive along +s) needed to follow a_ref")
+
+    def equations(self):
+        return [Eq(self.a, _reference(self, "a_ref")), Eq(self.flange.s, self.s),
+                Eq(der(self.s), self.v), Eq(der(self.v), self.a),
+                Eq(self.f, -self.flange.f)]
+
+
+#: ``sources.rotational.Position`` / ``.Speed`` / ``.Accelerate`` (MSL ``Rotational.Sources``).
+rotational = SimpleNamespace(Position=Position, Speed=Speed, Accelerate=Accelerate)
+#: ``sources.translational.Position`` / ``.Speed`` / ``.Accelerate``.
+translational = SimpleNamespace(Position=TranslationalPosition, Speed=TranslationalSpeed,
+                                Accelerate=TranslationalAccelerate)

@@ -228,3 +228,30 @@ def test_unconnected_input_is_an_error():
 
     with pytest.raises(Exception, match="w_ref"):
         compile(Open())
+
+
+def test_accelerate_sources_drive_an_inertia_and_a_mass():
+    """A prescribed acceleration a(t) = 2 t on an inertia J = 0.5 needs tau = J a(t)."""
+    import numpy as np
+    import sympy as sp
+
+    from acausal import Component, compile, connect, time
+    from acausal.components import rotational, translational
+    from acausal.components.sources import Accelerate, TranslationalAccelerate
+
+    class Driven(Component):
+        src = Accelerate(a_ref=2 * time)
+        inertia = rotational.Inertia(J=0.5)
+        push = TranslationalAccelerate(a_ref=sp.Integer(3))
+        mass = translational.Mass(m=2.0)
+
+        def connections(self):
+            return [connect(self.src.flange, self.inertia.flange_a),
+                    connect(self.push.flange, self.mass.flange_a)]
+
+    sol = compile(Driven()).simulate(1.0, rtol=1e-10, atol=1e-12)
+    t = sol.t
+    np.testing.assert_allclose(sol["inertia.phi"], t**3 / 3, atol=1e-9)
+    np.testing.assert_allclose(sol["src.tau"], 0.5 * 2 * t, atol=1e-9)
+    np.testing.assert_allclose(sol["mass.s"], 1.5 * t**2, atol=1e-9)
+    np.testing.assert_allclose(sol["push.f"], 6.0, atol=1e-9)
