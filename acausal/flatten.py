@@ -253,26 +253,33 @@ def _lower_event_ifs(flat: FlatSystem) -> None:
     """
     counter = 0
     for eq in flat.equations:
-        if not eq.residual.has(event_if):
-            continue
-        rep = {}
-        for node in sorted(eq.residual.atoms(event_if), key=sp.default_sort_key):
-            cond, a, b = node.args
-            if not isinstance(cond, (sp.core.relational.Relational, sp.logic.boolalg.Boolean)):
-                raise ModelDefinitionError(f"{eq.label}: the first argument of event_if must be a "
-                                           f"relation such as x > 0, got {cond}.")
-            counter += 1
-            prefix = eq.origin + "." if eq.origin else ""
-            branch = sp.Symbol(f"{prefix}__if{counter}", real=True)
-            flat.parameters.append(FlatParameter(
-                branch.name, branch, 0.0, None, f"branch of event_if({cond}, ...) in {eq.label}",
-                eq.origin, discrete=True, follows=cond))
-            flat.events.append(FlatEvent(cond, (assign(branch, 1),), eq.origin,
-                                         f"event_if({cond}) becoming true, {eq.label}"))
-            flat.events.append(FlatEvent(sp.Not(cond), (assign(branch, 0),), eq.origin,
-                                         f"event_if({cond}) becoming false, {eq.label}"))
-            rep[node] = sp.Piecewise((a, branch > 0.5), (b, True))
-        eq.residual = eq.residual.xreplace(rep)
+        while eq.residual.has(event_if):  # innermost first: nested event_ifs are lowered too
+            counter = _lower_innermost_event_ifs(flat, eq, counter)
+
+
+def _lower_innermost_event_ifs(flat: FlatSystem, eq: FlatEquation, counter: int) -> int:
+    """Lower the event_ifs of ``eq`` that contain no other event_if; return the new counter."""
+    rep = {}
+    innermost = [n for n in eq.residual.atoms(event_if)
+                 if not any(a.has(event_if) for a in n.args)]
+    for node in sorted(innermost, key=sp.default_sort_key):
+        cond, a, b = node.args
+        if not isinstance(cond, (sp.core.relational.Relational, sp.logic.boolalg.Boolean)):
+            raise ModelDefinitionError(f"{eq.label}: the first argument of event_if must be a "
+                                       f"relation such as x > 0, got {cond}.")
+        counter += 1
+        prefix = eq.origin + "." if eq.origin else ""
+        branch = sp.Symbol(f"{prefix}__if{counter}", real=True)
+        flat.parameters.append(FlatParameter(
+            branch.name, branch, 0.0, None, f"branch of event_if({cond}, ...) in {eq.label}",
+            eq.origin, discrete=True, follows=cond))
+        flat.events.append(FlatEvent(cond, (assign(branch, 1),), eq.origin,
+                                     f"event_if({cond}) becoming true, {eq.label}"))
+        flat.events.append(FlatEvent(sp.Not(cond), (assign(branch, 0),), eq.origin,
+                                     f"event_if({cond}) becoming false, {eq.label}"))
+        rep[node] = sp.Piecewise((a, branch > 0.5), (b, True))
+    eq.residual = eq.residual.xreplace(rep)
+    return counter
 
 
 def _check_events(flat: FlatSystem) -> None:

@@ -167,3 +167,19 @@ def test_reinit_of_a_variable_that_is_not_a_state_is_an_error():
 
     with pytest.raises(ModelDefinitionError, match="reinit"):
         compile(Bad())
+
+
+class NestedEventIf(Component):
+    """der(x) = 1 below 1, 0.5 between 1 and 1.5, 0.25 above: nested event_if."""
+
+    x = Variable(start=0.0, fixed=True)
+
+    def equations(self):
+        return [Eq(der(self.x), event_if(self.x < 1, 1.0, event_if(self.x < 1.5, 0.5, 0.25)))]
+
+
+def test_nested_event_if():
+    sol = compile(NestedEventIf()).simulate(3.0, dt=0.01, rtol=1e-10, atol=1e-12)
+    times = sorted({round(t, 9) for t, _ in sol.events})
+    assert times == [1.0, 2.0]  # x = 1 at t = 1, x = 1.5 at t = 2
+    np.testing.assert_allclose(sol["x"][-1], 1.5 + 0.25 * 1.0, atol=1e-9)
