@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import sympy as sp
 
-from acausal import Component, Eq, Variable, compile, connect, time
+from acausal import Component, Eq, Variable, compile, connect
+from acausal.components.event_sources import Sine
 from acausal.components.planar.forces import WorldForce
 from acausal.components.planar.joints import Revolute
 from acausal.components.planar.parts import Body, Fixed, FixedTranslation
@@ -26,11 +26,12 @@ class PendulumExcited(Component):
     fixed_translation = FixedTranslation(r=[1.0, 0.0])
     body = Body(m=1.0, I=0.1)
     world_force = WorldForce(resolve_in_frame="frame_b")
+    # the excitation switches on at t = 1.8 s through a time event (Modelica Blocks.Sources.Sine)
+    sine = Sine(amplitude=-5.0, f=1.0, start_time=1.8)
 
     def equations(self):
-        excitation = sp.Piecewise((-5 * sp.sin(2 * sp.pi * (time - 1.8)), time >= 1.8), (0, True))
         f = self.world_force.force
-        return [Eq(f[0], 0), Eq(f[1], excitation), Eq(f[2], 0)]
+        return [Eq(f[0], 0), Eq(f[1], self.sine.y.u), Eq(f[2], 0)]
 
     def connections(self):
         return [connect(self.fixed.frame, self.revolute.frame_a),
@@ -60,3 +61,8 @@ def test_against_reference(compiled, load_reference, check_signal):
     sol = compiled.simulate(3.0, t_eval=ref["Time"], rtol=RTOL, atol=ATOL)
     for name in ("revolute.phi", "revolute.w"):
         check_signal(name, sol[name], ref[name])
+
+
+def test_excitation_switches_on_by_a_time_event(compiled):
+    sol = compiled.simulate(3.0, dt=0.01, rtol=RTOL, atol=ATOL)
+    assert [round(t, 9) for t, _ in sol.events] == [1.8]
