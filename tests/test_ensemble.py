@@ -1,0 +1,166 @@
+"""Parameter sweeps: one compiled system, many parameter sets, local processes and Dask."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from acausal import (
+    AcausalError,
+    Component,
+    Discrete,
+    Eq,
+    Parameter,
+    ParameterError,
+    Variable,
+    When,
+    assign,
+    compile,
+    connect,
+    der,
+    reinit,
+)
+from acausal.components.translational import Damper, Fixed, Mass, Spring
+from acausal.ensemble import (
+    Ensemble,
+    deserialize_system,
+    parameter_grid,
+    serialize_system,
+    simulate_many,
+)
+
+# The models live in this test module, which worker processes cannot import (pytest imports it
+# under its own name): the serialised system must not need the model classes.
+
+
+class Oscillator(Component):
+    wall = Fixed()
+    spring = Spring(c=100.0)
+    damper = Damper(d=2.0)
+    mass = Mass(m=2.0, s=Variable(start=0.1, fixed=True), v=Variable(start=0.0, fixed=True))
+
+    def connections(self):
+        return [connect(self.wall.flange, self.spring.flange_a),
+                connect(self.wall.flange, self.damper.flange_a),
+                connect(self.spring.flange_b, self.mass.flange_a),
+                connect(self.damper.flange_b, self.mass.flange_a)]
+
+
+class Ball(Component):
+    e = Parameter(0.8, description="coefficient of restitution")
+    h = Variable(start=1.0, fixed=True, unit="m")
+    v = Variable(start=0.0, fixed=True, unit="m/s")
+    bounces = Discrete(start=0.0)
+
+    def equations(self):
+        return [Eq(der(self.h), self.v), Eq(der(self.v), -9.81)]
+
+    def events(self):
+        return [When(self.h < 0, reinit(self.v, -self.e * self.v),
+                     assign(self.bounces, self.bounces + 1))]
+
+
+SWEEP = [{"spring.c": 50.0, "mass.m": 1.0}, {"spring.c": 100.0, "mass.m": 3.0},
+         {"spring.c": 200.0, "damper.d": 0.5}, {}]
+
+
+@pytest.fixture(scope="module")
+def oscillator():
+    return compile(Oscillator())
+
+
+def _same(a, b, names=("mass.s", "mass.v", "spring.f")) -> None:
+    """Identical to the last bit (same compiled functions, same inputs)."""
+    assert a.ok and b.ok, (a, b)
+    assert a.params == b.params
+    np.testing.assert_array_equal(a.solution.t, b.solution.t)
+    for n in names:
+        np.testing.assert_array_equal(a.solution[n], b.solution[n])
+
+
+@pytest.fixture(scope="module")
+def local_runs(oscillator):
+    return simulate_many(oscillator, SWEEP, 2.0, dt=0.01, processes=2)
+
+
+def test_sweep_in_local_processes_matches_direct_simulation(oscillator, local_runs):
+    assert isinstance(local_runs, Ensemble) and len(local_runs) == 4 and local_runs.all_ok
+    assert [r.index for r in local_runs] == [0, 1, 2, 3]
+    assert [r.params for r in local_runs] == SWEEP
+    for run in local_runs:
+        direct = oscillator.simulate(2.0, dt=0.01, params=run.params)
+        np.testing.assert_array_equal(run.solution["mass.s"], direct["mass.s"])
+        assert run.solution.parameters["spring.c"] == run.params.get("spring.c", 100.0)
+    finals = local_runs.final("mass.s")
+    assert finals.shape == (4,) and len(set(finals.round(12))) == 4
+
+
+def test_sweep_on_dask_cluster_matches_local_processes(oscillator, local_runs):
+    distributed = pytest.importorskip(
+        "dask.distributed", reason="dask is not installed: pip install dask distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        dask_runs = simulate_many(oscillator, SWEEP, 2.0, dt=0.01, client=client)
+    assert len(dask_runs) == 4
+    for a, b in zip(local_runs, dask_runs):
+        _same(a, b)
+
+
+def test_in_process_and_spawned_workers_agree(oscillator, local_runs):
+    serial = simulate_many(oscillator, SWEEP, 2.0, dt=0.01, processes=0)
+    spawned = simulate_many(oscillator, SWEEP[:2], 2.0, dt=0.01, processes=2,
+                            mp_context="spawn")
+    for a, b in zip(local_runs, serial):
+        _same(a, b)
+    for a, b in zip(local_runs, spawned):
+        _same(a, b)
+
+
+def test_failing_members_keep_their_parameters_and_the_others_run(oscillator):
+    members = [{"mass.m": 1.0}, {"spring.cc": 5.0}, {"mass.m": 0.0}, "not a dict",
+               {"mass.m": 3.0}]
+    runs = simulate_many(oscillator, members, 1.0, n_points=51, processes=2)
+    assert [r.ok for r in runs] == [True, False, False, False, True]
+    assert isinstance(runs[1].error, ParameterError)
+    assert "'spring.cc' is not a parameter" in str(runs[1].error)
+    assert runs[2].params == {"mass.m": 0.0}
+    assert isinstance(runs[2].error, AcausalError)  # m = 0: the integrator fails
+    assert runs[2].solution is None
+    assert "give a dict" in str(runs[3].error)
+    assert runs[4].solution["mass.s"].shape == (51,)
+    with pytest.raises(AcausalError, match="3 of 5 simulations failed"):
+        runs.raise_on_failure()
+    with pytest.raises(ParameterError):
+        runs[1].unwrap()
+
+
+def test_events_and_discrete_history_survive_the_trip():
+    system = compile(Ball())
+    runs = simulate_many(system, [{"e": 0.5}, {"e": 0.9}], 1.2, dt=0.005, processes=2)
+    for run in runs:
+        direct = system.simulate(1.2, dt=0.005, params=run.params)
+        assert [t for t, _ in run.solution.events] == [t for t, _ in direct.events]
+        np.testing.assert_array_equal(run.solution["bounces"], direct["bounces"])
+        np.testing.assert_array_equal(run.solution["h"], direct["h"])
+    assert runs[0].solution["bounces"][-1] > runs[1].solution["bounces"][-1]
+
+
+def test_model_instance_is_compiled_once_and_options_are_checked():
+    runs = simulate_many(Oscillator(), [{"mass.m": 1.0}], 0.5, processes=0, n_points=11)
+    assert runs[0].solution.t.size == 11
+    with pytest.raises(AcausalError, match="unknown simulation option 'n_point'"):
+        simulate_many(Oscillator(), [{}], 0.5, n_point=11)
+    with pytest.raises(AcausalError, match="do not pass progress="):
+        simulate_many(Oscillator(), [{}], 0.5, progress=True)
+
+
+def test_parameter_grid_and_serialisation(oscillator):
+    grid = parameter_grid({"spring.c": [1, 2], "mass.m": [3, 4, 5]})
+    assert len(grid) == 6 and grid[0] == {"spring.c": 1, "mass.m": 3}
+    assert grid[-1] == {"spring.c": 2, "mass.m": 5}
+    copy = deserialize_system(serialize_system(oscillator))
+    assert copy.state_names == oscillator.state_names
+    a = copy.simulate(1.0, params={"spring.c": 30.0})
+    b = oscillator.simulate(1.0, params={"spring.c": 30.0})
+    np.testing.assert_array_equal(a["spring.f"], b["spring.f"])
