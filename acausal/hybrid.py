@@ -45,8 +45,9 @@ MAX_EVENT_ITERATIONS = 50
 #: Chattering: this many events within CHATTER_FRACTION of the simulated time span.
 CHATTER_EVENTS = 20
 CHATTER_FRACTION = 1e-6
-#: Zeno detection: gaps between this many successive events shrinking geometrically.
-ZENO_EVENTS = 10
+#: Zeno detection: gaps between this many successive events shrinking geometrically (with a
+#: steady ratio) towards an accumulation point inside the simulated time.
+ZENO_EVENTS = 6
 MAX_POLISHED_ALGEBRAICS = 40
 
 
@@ -312,11 +313,14 @@ class HybridSimulation:
             return
         times = np.array(list(self.recent)[-ZENO_EVENTS:])
         gaps = np.diff(times)
-        if not (np.all(gaps > 0) and np.all(np.diff(gaps) < 0)):
+        if not np.all(gaps > 0):
             return
-        ratio = float(np.exp(np.mean(np.log(gaps[1:] / gaps[:-1]))))
+        ratios = gaps[1:] / gaps[:-1]
+        if not (np.all(ratios < 0.95) and ratios.max() < 1.5 * ratios.min()):
+            return  # not a steady geometric shrinking
+        ratio = float(np.exp(np.mean(np.log(ratios))))
         t_zeno = times[-1] + gaps[-1] * ratio / (1.0 - ratio)
-        if gaps[-1] < CHATTER_FRACTION * max(self.span, 1e-300) and t_zeno < self.grid[-1]:
+        if t_zeno < self.grid[-1]:
             raise SimulationError(
                 f"Zeno behaviour: events ({'; '.join(sorted(set(labels)))}) follow each other "
                 f"ever faster (gap ratio {ratio:.3g}, last gap {gaps[-1]:.3g} s) and accumulate "

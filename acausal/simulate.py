@@ -75,6 +75,7 @@ def simulate_compiled(cs: CompiledSystem, t_end: float, *, t_start: float = 0.0,
     init = _initialize_with_branches(cs, p, float(grid[0]))
     dynamic = cs.dynamic_selection if dynamic_state_selection is None else dynamic_state_selection
     dynamic = dynamic and cs.selector is not None and cs.selector.max_level > 0
+    _check_initial_derivatives(cs, grid[0], init, p)
     show = progress_enabled(progress)
     if cs.has_events or dynamic or show:
         # piecewise integration: events, state re-selection, or a progress display (which also
@@ -97,6 +98,20 @@ def simulate_compiled(cs: CompiledSystem, t_end: float, *, t_start: float = 0.0,
                 "or a singular configuration (e.g. a mechanism at a dead centre) is likely; "
                 "check parameters and start values.")
     return Solution(cs, grid, xs, zs, p, init.defaulted)
+
+
+def _check_initial_derivatives(cs, t0, init, p) -> None:
+    """Name the states whose derivative is not finite at the start (CasADi's own error only
+    says that the integrator call failed)."""
+    if not cs.states:
+        return
+    xdot = np.array(cs.function("ode")(t0, init.x0, init.z0, p)).ravel()
+    bad = [cs.state_names[i] for i in np.nonzero(~np.isfinite(xdot))[0]]
+    if bad:
+        raise SimulationError(
+            f"At t = {t0:g} the derivative of {', '.join(bad[:8])} is not finite (a division by "
+            "zero: e.g. a zero mass or inertia, or a singular configuration). Check the "
+            "parameters and start values of the components these belong to.")
 
 
 def _initialize_with_branches(cs, p: np.ndarray, t0: float):

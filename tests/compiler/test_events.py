@@ -183,3 +183,25 @@ def test_nested_event_if():
     times = sorted({round(t, 9) for t, _ in sol.events})
     assert times == [1.0, 2.0]  # x = 1 at t = 1, x = 1.5 at t = 2
     np.testing.assert_allclose(sol["x"][-1], 1.5 + 0.25 * 1.0, atol=1e-9)
+
+
+@pytest.mark.parametrize("e", [0.3, 0.5])
+def test_fast_decaying_bounces_are_reported_before_the_ball_falls_through(e):
+    zeno = bounce_times(1)[0] * (1 + 2 * e / (1 - e))
+    with pytest.raises(SimulationError, match="Zeno"):
+        compile(BouncingBall()).simulate(3.0, dt=0.005, params={"e": e}, rtol=1e-10,
+                                         atol=1e-12)
+    assert zeno < 3.0
+
+
+def test_non_finite_initial_derivative_names_the_state():
+    class ZeroMass(Component):
+        m = Parameter(0.0)
+        x = Variable(start=0.0, fixed=True)
+        v = Variable(start=0.0, fixed=True)
+
+        def equations(self):
+            return [Eq(der(self.x), self.v), Eq(self.m * der(self.v), 1.0)]
+
+    with pytest.raises(SimulationError, match="derivative of v"):
+        compile(ZeroMass()).simulate(1.0)
