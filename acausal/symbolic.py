@@ -28,11 +28,14 @@ class der(sp.Function):
             return arg.applyfunc(lambda a: der(a))
         return super().__new__(cls, arg, **kwargs)
 
-    def _latex(self, printer):
+    def _latex(self, printer, exp=None):
         inner = printer._print(self.args[0])
         if self.args[0].is_Symbol:
-            return r"\dot{%s}" % inner
-        return r"\frac{d}{dt}\left(%s\right)" % inner
+            tex = r"\dot{%s}" % inner
+        else:
+            tex = r"\frac{d}{dt}\left(%s\right)" % inner
+        # sympy passes exp when the derivative is raised to a power (der(x)**2)
+        return tex if exp is None else r"\left(%s\right)^{%s}" % (tex, exp)
 
     def _sympystr(self, printer):
         return "der(%s)" % printer._print(self.args[0])
@@ -105,10 +108,12 @@ def latex_symbol_names(symbols) -> dict:
     """Map each flattened symbol to a readable LaTeX name (dots kept, ``time`` as ``t``)."""
     names = {time: "t"}
     for s in symbols:
-        name = s.name
-        if "." in name or "[" in name:
-            head, _, tail = name.rpartition(".")
-            tail_tex = tail.replace("_", r"\_")
-            head_tex = head.replace("_", r"\_")
-            names[s] = r"\mathrm{%s}.%s" % (head_tex, tail_tex) if head else tail_tex
+        if s is time or not isinstance(s, sp.Symbol):
+            continue
+        # Every name is set explicitly: sympy would otherwise read suffixes such as "_ddot" or
+        # "_hat" in a plain name (theta1_ddot) as accents.
+        head, _, tail = s.name.rpartition(".")
+        tail_tex = tail.replace("_", r"\_")
+        head_tex = head.replace("_", r"\_")
+        names[s] = r"\mathrm{%s}.%s" % (head_tex, tail_tex) if head else tail_tex
     return names

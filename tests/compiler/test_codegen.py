@@ -264,3 +264,14 @@ def test_abs_constraint_differentiated_by_index_reduction():
     assert np.max(np.abs(np.abs(sol["x"]) + np.abs(sol["y"]) - 1)) < 1e-8
     # sliding down the side y = x - 1 under gravity: acceleration g/2 along each axis
     assert sol["x"][-1] == pytest.approx(0.5 - 9.81 / 4 * 0.3 ** 2, rel=1e-6)
+
+
+def test_latex_of_a_squared_derivative():
+    """Differentiated constraints contain der(x)**2; LaTeX printing must handle the power."""
+    import sympy as sp
+
+    from acausal import der
+
+    x = sp.Symbol("x", real=True)
+    tex = sp.latex(der(x) ** 2 + der(der(x)))
+    assert r"\left(\dot{x}\right)^{2}" in tex
