@@ -17,7 +17,31 @@ from acausal import Component, Eq, Parameter, Variable, der
 from .interfaces import Frame, rotation
 
 
-class Spring(Component):
+class _RelativeFrames(Component):
+    """Two frames and their world-resolved relative position and angle.
+
+    Equations::
+
+        s_relx = b.x - a.x;  s_rely = b.y - a.y;  phi_rel = b.phi - a.phi
+        (b.fx, b.fy) = (f_x, f_y);  (a.fx, a.fy) = -(f_x, f_y)   (force from a on b: tension > 0)
+    """
+
+    frame_a = Frame()
+    frame_b = Frame()
+    s_relx = Variable(unit="m", description="relative position b.x - a.x")
+    s_rely = Variable(unit="m", description="relative position b.y - a.y")
+    phi_rel = Variable(unit="rad", description="relative angle b.phi - a.phi")
+    f_x = Variable(unit="N", description="force in world x on frame_b (tension positive)")
+    f_y = Variable(unit="N", description="force in world y on frame_b (tension positive)")
+
+    def equations(self):
+        a, b = self.frame_a, self.frame_b
+        return [Eq(self.s_relx, b.x - a.x), Eq(self.s_rely, b.y - a.y),
+                Eq(self.phi_rel, b.phi - a.phi),
+                Eq(a.fx, -self.f_x), Eq(b.fx, self.f_x), Eq(a.fy, -self.f_y), Eq(b.fy, self.f_y)]
+
+
+class Spring(_RelativeFrames):
     """World-axis-aligned linear spring (independent stiffnesses in world x and y; it is **not**
     a line spring, and it transmits no torque).
 
@@ -42,22 +66,12 @@ class Spring(Component):
     s_rely0 = Parameter(0.0, unit="m", description="unstretched spring length in y")
     phi_rel0 = Parameter(0.0, unit="rad", description="unstretched spring angle (not used)")
     s_small = Parameter(1.0e-10, unit="m", description="small length (not used; animation only)")
-    frame_a = Frame()
-    frame_b = Frame()
-    s_relx = Variable(unit="m", description="relative position b.x - a.x")
-    s_rely = Variable(unit="m", description="relative position b.y - a.y")
-    phi_rel = Variable(unit="rad", description="relative angle b.phi - a.phi")
-    f_x = Variable(unit="N", description="spring force in world x (tension positive)")
-    f_y = Variable(unit="N", description="spring force in world y (tension positive)")
 
     def equations(self):
-        a, b = self.frame_a, self.frame_b
-        return [Eq(self.s_relx, b.x - a.x), Eq(self.s_rely, b.y - a.y),
-                Eq(self.phi_rel, b.phi - a.phi),
+        return [*super().equations(),
                 Eq(self.f_x, self.c_x * (self.s_relx - self.s_relx0)),
                 Eq(self.f_y, self.c_y * (self.s_rely - self.s_rely0)),
-                Eq(a.fx, -self.f_x), Eq(b.fx, self.f_x), Eq(a.fy, -self.f_y), Eq(b.fy, self.f_y),
-                Eq(a.tau, 0), Eq(b.tau, 0)]
+                Eq(self.frame_a.tau, 0), Eq(self.frame_b.tau, 0)]
 
 
 class Damper(Component):
@@ -107,7 +121,7 @@ class Damper(Component):
         return eqs
 
 
-class SpringDamper(Component):
+class SpringDamper(_RelativeFrames):
     """World-axis-aligned linear spring and damper in parallel, plus a rotational spring-damper.
 
     Equations::
@@ -136,30 +150,21 @@ class SpringDamper(Component):
     s_relx0 = Parameter(0.0, unit="m", description="unstretched spring length in x")
     s_rely0 = Parameter(0.0, unit="m", description="unstretched spring length in y")
     phi_rel0 = Parameter(0.0, unit="rad", description="unstretched spring angle")
-    frame_a = Frame()
-    frame_b = Frame()
-    s_relx = Variable(unit="m", description="relative position b.x - a.x")
-    s_rely = Variable(unit="m", description="relative position b.y - a.y")
-    phi_rel = Variable(unit="rad", description="relative angle b.phi - a.phi")
     v_relx = Variable(unit="m/s", description="relative velocity D(s_relx)")
     v_rely = Variable(unit="m/s", description="relative velocity D(s_rely)")
     w_rel = Variable(unit="rad/s", description="relative angular velocity D(phi_rel)")
-    f_x = Variable(unit="N", description="force in world x (tension positive)")
-    f_y = Variable(unit="N", description="force in world y (tension positive)")
     tau = Variable(unit="N.m", description="torque of the rotational spring-damper")
     lossPower = Variable(unit="W", description="power dissipated by the translational dampers")
 
     def equations(self):
         a, b = self.frame_a, self.frame_b
-        return [Eq(self.s_relx, b.x - a.x), Eq(self.s_rely, b.y - a.y),
-                Eq(self.phi_rel, b.phi - a.phi),
+        return [*super().equations(),
                 Eq(der(self.s_relx), self.v_relx), Eq(der(self.s_rely), self.v_rely),
                 Eq(der(self.phi_rel), self.w_rel),
                 Eq(self.tau, self.c_phi * (self.phi_rel - self.phi_rel0) + self.d_phi * self.w_rel),
                 Eq(a.tau, -self.tau), Eq(b.tau, self.tau),
                 Eq(self.f_x, self.c_x * (self.s_relx - self.s_relx0) + self.d_x * self.v_relx),
                 Eq(self.f_y, self.c_y * (self.s_rely - self.s_rely0) + self.d_y * self.v_rely),
-                Eq(a.fx, -self.f_x), Eq(b.fx, self.f_x), Eq(a.fy, -self.f_y), Eq(b.fy, self.f_y),
                 Eq(self.lossPower, self.d_x * self.v_relx ** 2 + self.d_y * self.v_rely ** 2)]
 
 

@@ -81,3 +81,18 @@ def load_reference():
 def check_signal():
     """``check_signal(name, actual, reference, tol=1e-4)``: assert the relative error."""
     return _check_signal
+
+
+def _shifted_error(t, actual, reference, max_shift: float) -> float:
+    """max over t_i of min over |tau| <= max_shift of |actual(t_i) - reference(t_i + tau)|,
+    divided by the reference's range (reference linearly interpolated). For references whose
+    own timing is less accurate than their values (see the tests that use it)."""
+    best = np.abs(actual - reference)
+    for tau in np.linspace(-max_shift, max_shift, 401):
+        best = np.minimum(best, np.abs(actual - np.interp(t + tau, t, reference)))
+    return float(best.max() / np.ptp(reference))
+
+
+@pytest.fixture
+def shifted_error():
+    return _shifted_error

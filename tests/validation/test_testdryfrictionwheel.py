@@ -58,14 +58,6 @@ class DryFrictionWheelExample(Component):
                 connect(self.dryFrictionWheelJoint.flange_a, self.inertia.flange_b)]
 
 
-def shifted_error(t, actual, reference, max_shift):
-    """max over t_i of min over |tau| <= max_shift of |actual(t_i) - reference(t_i + tau)|,
-    divided by the reference's range (reference linearly interpolated)."""
-    best = np.abs(actual - reference)
-    for tau in np.linspace(-max_shift, max_shift, 401):
-        best = np.minimum(best, np.abs(actual - np.interp(t + tau, t, reference)))
-    return float(best.max() / np.ptp(reference))
-
 
 @pytest.fixture(scope="module")
 def compiled():
@@ -91,7 +83,7 @@ def test_checkpoints(compiled):
     assert sol["prismatic.v"][2] == pytest.approx(0.056269, abs=5e-6)
 
 
-def test_against_reference(compiled, load_reference, check_signal):
+def test_against_reference(compiled, load_reference, check_signal, shifted_error):
     ref = load_reference("TestDryFrictionWheel", package=PACKAGE)
     t = ref["Time"]
     sol = compiled.simulate(20.0, t_eval=t, rtol=RTOL, atol=ATOL)
