@@ -199,17 +199,11 @@ def _portable_error(exc: BaseException) -> tuple[BaseException, str | None]:
 
 
 def _payload(sol: Solution) -> dict[str, Any]:
-    return {"t": sol.t, "x": sol.x, "z": sol.z, "p": sol._p, "values": sol._values,
-            "defaulted": sol.defaulted_states, "switches": sol.state_switches,
-            "events": sol.events, "p_history": sol._p_history, "interrupted": sol.interrupted}
+    return sol.to_state()
 
 
 def _solution_from(system: CompiledSystem, data: dict[str, Any]) -> Solution:
-    sol = Solution(system, data["t"], data["x"], data["z"], data["p"], data["defaulted"],
-                   values=data["values"], state_switches=data["switches"],
-                   p_history=data["p_history"], events=data["events"])
-    sol.interrupted = data["interrupted"]
-    return sol
+    return Solution.from_state(system, data)
 
 
 def _simulate_member(system: CompiledSystem, t_end: float, params: dict,

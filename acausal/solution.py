@@ -99,6 +99,23 @@ class Solution:
             rows.append(candidate)
         return rows or None
 
+    def to_state(self) -> dict[str, Any]:
+        """The results as plain data (numpy arrays and lists), e.g. to send between processes;
+        :meth:`from_state` rebuilds the Solution around the same compiled system."""
+        return {"t": self.t, "x": self.x, "z": self.z, "p": self._p, "values": self._values,
+                "defaulted": self.defaulted_states, "switches": self.state_switches,
+                "events": self.events, "p_history": self._p_history,
+                "interrupted": self.interrupted}
+
+    @classmethod
+    def from_state(cls, compiled, state: dict[str, Any]) -> Solution:
+        """The Solution of ``compiled`` whose data :meth:`to_state` returned."""
+        sol = cls(compiled, state["t"], state["x"], state["z"], state["p"], state["defaulted"],
+                  values=state["values"], state_switches=state["switches"],
+                  p_history=state["p_history"], events=state["events"])
+        sol.interrupted = state["interrupted"]
+        return sol
+
     def __contains__(self, name: str) -> bool:
         try:
             self[name]
