@@ -7,6 +7,7 @@ selection, BLT sorting and tearing, then CasADi functions integrated with SUNDIA
 
 from .codegen import register_function
 from .compiler import CompiledSystem, compile_model
+from .ensemble import simulate_many
 from .errors import (
     AcausalError,
     InitializationError,
@@ -58,5 +59,5 @@ __all__ = [
     "ParameterError", "Potential", "SimulationError", "Solution", "StructuralError",
     "StructurallySingularError", "UnconnectedConnectorError", "UnderdeterminedError",
     "UnknownNameError", "Variable", "compile", "connect", "der", "register_function",
-    "simulate", "time",
+    "simulate", "simulate_many", "time",
 ]
