@@ -160,6 +160,9 @@ def tear_block(system: EquationSystem, block: Block) -> TornBlock:
     open_count = {e: len(vs) for e, vs in unknown_of.items()}
     failed: set[tuple[int, int]] = set()
     variables = system.index_of
+    # discrete variables change at events: a coefficient containing one (a mode such as
+    # ``stuck``) can become zero, so it is no safe pivot either
+    discrete = {prm.symbol for prm in system.parameters if getattr(prm, "discrete", False)}
 
     def mark_known(v: int) -> None:
         known.add(v)
@@ -178,9 +181,11 @@ def tear_block(system: EquationSystem, block: Block) -> TornBlock:
                     continue
                 found = linear_solution(system.residuals[e], system.symbols[v])
                 # Inside a loop, only pivot on coefficients made of numbers and parameters: a
-                # coefficient such as r*sin(phi) vanishes at regular configurations. Such
-                # unknowns become tear variables and the loop is solved as a whole.
-                if found is None or any(sym in variables for sym in found[1].free_symbols):
+                # coefficient such as r*sin(phi) vanishes at regular configurations, and one
+                # such as a mode variable vanishes in another mode. Such unknowns become tear
+                # variables and the loop is solved as a whole.
+                if found is None or any(sym in variables or sym in discrete
+                                        for sym in found[1].free_symbols):
                     failed.add((e, v))
                     continue
                 result.assignments.append((v, e, found[0]))

@@ -205,3 +205,35 @@ def test_non_finite_initial_derivative_names_the_state():
 
     with pytest.raises(SimulationError, match="derivative of v"):
         compile(ZeroMass()).simulate(1.0)
+
+
+class ModeSwitchedLoop(Component):
+    """A mass that slides until v < 0 and then sticks; the mode enters an algebraic loop as a
+    coefficient (``f = stuck*sa + (1 - stuck)*F``) that vanishes in the other mode."""
+
+    x = Variable(start=0.0, fixed=True)
+    v = Variable(start=1.0, fixed=True)
+    a = Variable()
+    f = Variable()
+    sa = Variable()
+    stuck = Discrete(start=0.0)
+
+    def equations(self):
+        s = self.stuck
+        return [Eq(der(self.x), self.v), Eq(der(self.v), self.a),
+                Eq(self.a, 0.5 - self.f),
+                Eq(self.f, s * self.sa + (1 - s) * 1.0),
+                Eq(self.a, (1 - s) * (self.sa - 2.0))]
+
+    def events(self):
+        return [When(self.v < 0, assign(self.stuck, 1.0))]
+
+
+def test_mode_variable_is_no_pivot_in_an_algebraic_loop():
+    sol = compile(ModeSwitchedLoop()).simulate(4.0, dt=0.01, rtol=1e-10, atol=1e-12)
+    # sliding: a = 0.5 - 1 = -0.5 until v = 0 at t = 2; stuck afterwards: a = 0, v stays 0
+    assert sol.events[0][0] == pytest.approx(2.0, abs=1e-9)
+    late = sol.t > 2.0 + 1e-9
+    np.testing.assert_allclose(sol["v"][late], 0.0, atol=1e-9)
+    np.testing.assert_allclose(sol["x"][-1], 1.0, atol=1e-9)
+    np.testing.assert_allclose(sol["f"][late], 0.5, atol=1e-9)  # the force needed to stick
