@@ -162,8 +162,8 @@ class CompiledSystem:
             self._functions[which] = f
         return f
 
-    def locate(self, name: str) -> tuple[float, int]:
-        """``(sign, index)`` with ``value(name) = sign * observed[index]`` (index -1: zero)."""
+    def _locations(self) -> dict[str, tuple[float, int]]:
+        """Every variable name -> (sign, index into the observed vector); built once."""
         loc = self._functions.get("locations")
         if loc is None:
             loc = {self.system.name(v): (1.0, v) for v in range(self.system.n_vars)}
@@ -171,6 +171,11 @@ class CompiledSystem:
                 loc.setdefault(name_old, (float(self.aliases.sign[old]),
                                           self.aliases.target[old]))
             self._functions["locations"] = loc
+        return loc
+
+    def locate(self, name: str) -> tuple[float, int]:
+        """``(sign, index)`` with ``value(name) = sign * observed[index]`` (index -1: zero)."""
+        loc = self._locations()
         if name not in loc:
             hint = did_you_mean(name, list(loc) + self.parameter_names)
             raise UnknownNameError(f"'{name}' is not a variable of {self.model_name}.{hint}")
@@ -178,8 +183,7 @@ class CompiledSystem:
 
     def variable_names(self) -> list[str]:
         """Every variable name the model has (declared, derivatives, aliases)."""
-        self.locate(self.system.name(0)) if self.system.n_vars else None
-        return sorted(self._functions.get("locations", {}))
+        return sorted(self._locations())
 
     # -- symbolic output -------------------------------------------------------------------
     def equations(self, reduced: bool = False) -> list[sp.Basic]:

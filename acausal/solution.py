@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import UnknownNameError, did_you_mean
+from .errors import UnknownNameError
 
 
 class Solution:
@@ -157,9 +157,6 @@ class Solution:
     def plot(self, *names: str, ax: Any = None, **kwargs: Any):
         """Plot the named variables over time with matplotlib; returns the Axes."""
         try:
-            import matplotlib
-            if ax is None:
-                matplotlib.use(matplotlib.get_backend())
             import matplotlib.pyplot as plt
         except ImportError as exc:  # pragma: no cover
             from .errors import AcausalError
@@ -177,8 +174,3 @@ class Solution:
     def __repr__(self) -> str:
         return (f"<Solution of {self.compiled.model_name}: {self.t.size} points, "
                 f"t = {self.t[0]:g} .. {self.t[-1]:g}>")
-
-    def check_name(self, name: str) -> None:
-        if name not in self:
-            raise UnknownNameError(f"'{name}' is not a variable of the model."
-                                   + did_you_mean(name, self.names()))
