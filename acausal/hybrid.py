@@ -374,12 +374,14 @@ class HybridSimulation:
         v = self.observe(t, x, z)
         q_ref = 1.0
         if self.reselect_on:
-            switched, q_ref = self.maybe_reselect(t, v, 1.0, forced=False)
-            q_ref = self.root.selector.quality(self.cur.dummies, dict(enumerate(v.tolist())), t)
+            # the static choice was made from start values; with the consistent initial values
+            # a clearly better one may exist (compared with the best possible quality, 1)
+            switched, _ = self.maybe_reselect(t, v, 1.0)
             if switched:
                 x = v[self.cur.states]
                 z = self.restart_algebraic(t, x, v[self.cur.algebraics])
                 v = self.observe(t, x, z)
+            q_ref = self.root.selector.quality(self.cur.dummies, dict(enumerate(v.tolist())), t)
         self.values[:, 0] = v
         self.p_history[:, 0] = self.p
         g = self.indicators(t, x, z)
