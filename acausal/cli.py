@@ -250,9 +250,7 @@ def expand_names(system, names: Sequence[str], option: str) -> list[str]:
 
 
 def _walk(node):
-    yield node
-    for child in getattr(node, "_children", []):
-        yield from _walk(child)
+    yield from node.walk()
 
 
 def planar_drawing(model) -> list:

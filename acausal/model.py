@@ -379,6 +379,21 @@ class Node:
         object.__setattr__(self, "_children", children)
         object.__setattr__(self, "_outers", outers)
 
+    @classmethod
+    def declarations(cls) -> dict[str, Any]:
+        """The declarations of this class (and its bases) in order: parameters, variables,
+        connectors and parts, by attribute name."""
+        return dict(cls._class_declarations())
+
+    def walk(self):
+        """This node and, depth first in declaration order, every part and connector below it
+        (after binding, e.g. after compiling)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(getattr(node, "_children", [])))
+
     @property
     def path(self) -> str:
         """The dotted path of this node in the bound model ('' for the root)."""

@@ -80,7 +80,7 @@ def _tables(cls) -> list[str]:
     from acausal import Connector, Parameter, Variable
     from acausal.model import Node, Outer
 
-    decls = cls._class_declarations()
+    decls = cls.declarations()
     params, parts, variables = [], [], []
     for name, decl in decls.items():
         if isinstance(decl, Parameter):
