@@ -28,25 +28,22 @@ import sympy as sp
 
 from acausal import Component, Discrete, Eq, Parameter, When, assign, event_if, time
 
+from . import blocks
 from .blocks import RealOutput
 
 
-class Step(Component):
+class Step(blocks.Step):
     """Step with a time event (MSL ``Blocks.Sources.Step``).
 
     Equation: ``y = offset + (height if time >= start_time else 0)``; the jump is a time event.
+    Parameters and output: those of the ``blocks`` twin without events.
     """
-
-    height = Parameter(1.0, unit="1", description="height of the step")
-    offset = Parameter(0.0, unit="1", description="output value before the step")
-    start_time = Parameter(0.0, unit="s", description="time of the step")
-    y = RealOutput()
 
     def equations(self):
         return [Eq(self.y.u, self.offset + event_if(time >= self.start_time, self.height, 0))]
 
 
-class Ramp(Component):
+class Ramp(blocks.Ramp):
     """Ramp with time events at both kinks (MSL ``Blocks.Sources.Ramp``).
 
     Equation::
@@ -58,13 +55,8 @@ class Ramp(Component):
 
     written as ``offset + height/duration * ((time - t0) [time >= t0] - (time - t1)
     [time >= t1])`` with ``t1 = t0 + duration`` and event-generating switches ``[...]``.
+    Parameters and output: those of the ``blocks`` twin without events.
     """
-
-    height = Parameter(1.0, unit="1", description="height of the ramp")
-    duration = Parameter(2.0, unit="s", description="duration of the ramp (> 0)")
-    offset = Parameter(0.0, unit="1", description="output value before the ramp")
-    start_time = Parameter(0.0, unit="s", description="time at which the ramp starts")
-    y = RealOutput()
 
     def equations(self):
         t0 = self.start_time
@@ -75,19 +67,13 @@ class Ramp(Component):
                    - slope * event_if(time >= t1, time - t1, 0))]
 
 
-class Sine(Component):
+class Sine(blocks.Sine):
     """Sine switched on at a time event (MSL ``Blocks.Sources.Sine``).
 
     Equation: ``y = offset + (amplitude*sin(2*pi*f*(time - start_time) + phase) if time >=
     start_time else 0)``; the switch-on is a time event.
+    Parameters and output: those of the ``blocks`` twin without events.
     """
-
-    amplitude = Parameter(1.0, unit="1", description="amplitude of the sine wave")
-    f = Parameter(1.0, unit="Hz", description="frequency of the sine wave")
-    phase = Parameter(0.0, unit="rad", description="phase of the sine wave")
-    offset = Parameter(0.0, unit="1", description="offset of the output signal")
-    start_time = Parameter(0.0, unit="s", description="output = offset for time < start_time")
-    y = RealOutput()
 
     def equations(self):
         wave = self.amplitude * sp.sin(2 * sp.pi * self.f * (time - self.start_time) + self.phase)
