@@ -183,6 +183,9 @@ class GroundFriction(_StickSlip):
 
     Equations: ``s_rel = flange.s``; ``flange.f = f``; plus the stick/slip equations and events
     of the module docstring.
+
+    Source: MSL ``Modelica.Mechanics.Translational.Components.SupportFriction`` (with a fixed
+    support), ``PartialFriction`` for the stick/slip logic.
     """
 
     flange = _trans.Flange()

@@ -21,6 +21,8 @@ class PartialCompliant(Component):
     """Two flanges with a relative displacement and an internal force.
 
     Equations: ``s_rel = flange_b.s - flange_a.s``; ``flange_b.f = f``; ``flange_a.f = -f``.
+
+    Source: MSL ``Modelica.Mechanics.Translational.Interfaces.PartialCompliant``.
     """
 
     flange_a = Flange()
@@ -35,7 +37,10 @@ class PartialCompliant(Component):
 
 
 class Fixed(Component):
-    """Flange fixed at position ``s0``: ``flange.s = s0``."""
+    """Flange fixed at position ``s0``: ``flange.s = s0``.
+
+    Source: MSL ``Modelica.Mechanics.Translational.Components.Fixed``.
+    """
 
     s0 = Parameter(0.0, unit="m", description="fixed position")
     flange = Flange()
@@ -69,7 +74,10 @@ class Mass(Component):
 
 
 class Spring(PartialCompliant):
-    """Linear spring: ``f = c (s_rel - s_rel0)``."""
+    """Linear spring: ``f = c (s_rel - s_rel0)``.
+
+    Source: MSL ``Modelica.Mechanics.Translational.Components.Spring``.
+    """
 
     c = Parameter(1.0, unit="N/m", description="spring constant")
     s_rel0 = Parameter(0.0, unit="m", description="unstretched length")
@@ -79,7 +87,10 @@ class Spring(PartialCompliant):
 
 
 class Damper(PartialCompliant):
-    """Linear damper: ``f = d der(s_rel)``."""
+    """Linear damper: ``f = d der(s_rel)``.
+
+    Source: MSL ``Modelica.Mechanics.Translational.Components.Damper``.
+    """
 
     d = Parameter(1.0, unit="N.s/m", description="damping constant")
     v_rel = Variable(unit="m/s", description="relative velocity der(s_rel)")
@@ -90,7 +101,10 @@ class Damper(PartialCompliant):
 
 
 class SpringDamper(PartialCompliant):
-    """Spring and damper in parallel: ``f = c (s_rel - s_rel0) + d der(s_rel)``."""
+    """Spring and damper in parallel: ``f = c (s_rel - s_rel0) + d der(s_rel)``.
+
+    Source: MSL ``Modelica.Mechanics.Translational.Components.SpringDamper``.
+    """
 
     c = Parameter(1.0, unit="N/m", description="spring constant")
     d = Parameter(1.0, unit="N.s/m", description="damping constant")
@@ -116,7 +130,10 @@ class Force(Component):
 
 
 class ConstantForce(Component):
-    """Constant force ``f_constant`` along +s on ``flange``: ``flange.f = -f_constant``."""
+    """Constant force ``f_constant`` along +s on ``flange``: ``flange.f = -f_constant``.
+
+    Source: MSL ``Modelica.Mechanics.Translational.Sources.ConstantForce``.
+    """
 
     f_constant = Parameter(1.0, unit="N", description="force")
     flange = Flange()
