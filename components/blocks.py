@@ -18,6 +18,7 @@ from __future__ import annotations
 import sympy as sp
 
 from acausal import Component, Connector, Eq, Parameter, Potential, Variable, der, time
+from acausal.errors import ParameterError
 
 
 class RealInput(Connector):
@@ -144,5 +145,5 @@ class FirstOrder(Component):
             return [Eq(self.x, self.y_start)]
         if self.init_type == "none":
             return []
-        raise ValueError("FirstOrder.init_type must be 'steady_state', 'initial_output' or "
-                         f"'none', got {self.init_type!r}")
+        raise ParameterError(f"FirstOrder '{self.path}': init_type must be 'steady_state', "
+                             f"'initial_output' or 'none', got {self.init_type!r}.")

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from acausal.errors import ParameterError
+
 __all__ = [
     "LuGre",
     "coulomb",
@@ -134,7 +136,7 @@ def coulomb(v, f_c, regularization=None, v_reg=1e-3):
         return sp.Piecewise((f_c, v > v_reg), (-f_c, v < -v_reg), (f_c * v / v_reg, True))
     if regularization == "tanh":
         return f_c * sp.tanh(v / v_reg)
-    raise ValueError(f"coulomb(): regularization must be None, 'linear' or 'tanh', got "
+    raise ParameterError(f"coulomb(): regularization must be None, 'linear' or 'tanh', got "
                      f"{regularization!r}.")
 
 
@@ -230,7 +232,7 @@ def stribeck_simscape(v, F_brk, F_C, f_viscous, v_brk=None, *, v_st=None, v_coul
     v, F_brk, F_C, f_viscous = (_S(a) for a in (v, F_brk, F_C, f_viscous))
     if v_st is None or v_coul is None:
         if v_brk is None:
-            raise ValueError("stribeck_simscape(): give v_brk, or both v_st and v_coul.")
+            raise ParameterError("stribeck_simscape(): give v_brk, or both v_st and v_coul.")
         v_brk = _S(v_brk)
         v_st = sp.sqrt(2) * v_brk if v_st is None else v_st
         v_coul = v_brk / 10 if v_coul is None else v_coul
@@ -313,7 +315,7 @@ def lugre(v, z, normal_force, *, stiction_trans_vel, mu_static=0.3, mu_dynamic=0
     try:
         mode = _EFFECTS[str(effect).lower()]
     except KeyError:
-        raise ValueError(f"lugre(): effect must be 'All', 'Stiction' or 'Sliding', got "
+        raise ParameterError(f"lugre(): effect must be 'All', 'Stiction' or 'Sliding', got "
                          f"{effect!r}.") from None
     v, z = _S(v), _S(z)
     k0, k1, k2 = _S(bristle_stiffness), _S(damping_effects), _S(viscous_effects)

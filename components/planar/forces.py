@@ -13,6 +13,7 @@ from __future__ import annotations
 import sympy as sp
 
 from acausal import Component, Eq, Parameter, Variable, der
+from acausal.errors import ParameterError
 
 from .interfaces import Frame, rotation
 
@@ -171,7 +172,8 @@ class SpringDamper(_RelativeFrames):
 
 def _resolve_angle(component, resolve_in_frame, allowed):
     if resolve_in_frame not in allowed:
-        raise ValueError(f"resolve_in_frame must be one of {allowed}, got {resolve_in_frame!r}")
+        raise ParameterError(f"{type(component).__name__} '{component.path}': resolve_in_frame "
+                             f"must be one of {allowed}, got {resolve_in_frame!r}.")
     if resolve_in_frame == "world":
         return 0
     if resolve_in_frame == "frame_resolve":

@@ -18,6 +18,7 @@ from __future__ import annotations
 import sympy as sp
 
 from acausal import Component, Eq, Outer, Parameter, Variable, der
+from acausal.errors import ParameterError
 
 from .interfaces import Frame, cross, force, position, rotation
 
@@ -45,7 +46,8 @@ def _gravity(body) -> sp.Matrix:
         return body.world.g
     g = [float(c) for c in body.g]
     if len(g) != 2:
-        raise ValueError(f"{type(body).__name__} '{body.path}': g must have 2 components.")
+        raise ParameterError(f"{type(body).__name__} '{body.path}': g must have 2 components "
+                             "(gx, gy) in m/s2.")
     return sp.Matrix(g)
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 import sympy as sp
 
 from acausal import Component, Eq, Parameter, Variable, der
+from acausal.errors import ParameterError
 
 from .interfaces import Frame, force, position, rotation
 
@@ -40,9 +41,10 @@ RESOLVE_A = ("world", "frame_a", "frame_resolve")
 RESOLVE_AB = ("world", "frame_a", "frame_b", "frame_resolve")
 
 
-def _check_resolve(value, allowed):
+def _check_resolve(value, allowed, owner):
     if value not in allowed:
-        raise ValueError(f"resolve_in_frame must be one of {allowed}, got {value!r}")
+        where = f"{type(owner).__name__}: " if owner is not None else ""
+        raise ParameterError(f"{where}resolve_in_frame must be one of {allowed}, got {value!r}.")
 
 
 def _resolve_angle(component, resolve_in_frame):
@@ -74,7 +76,7 @@ class _ResolveMixin:
     def _setup_resolve(self, overrides):
         value = overrides.get("resolve_in_frame",
                               self._class_declarations()["resolve_in_frame"].default)
-        _check_resolve(value, self._allowed)
+        _check_resolve(value, self._allowed, self)
         if value == "frame_resolve":
             self.frame_resolve = Frame(required=True)
 
