@@ -55,7 +55,12 @@ class InitializationError(AcausalError):
 
 
 class SimulationError(AcausalError):
-    """The integrator failed (step size too small, singular Jacobian, non-finite values, ...)."""
+    """The integrator failed (step size too small, singular Jacobian, non-finite values, ...).
+
+    ``err.solution`` holds the results up to the failure when a run had started (else None).
+    """
+
+    solution = None
 
 
 def did_you_mean(name: str, candidates: Iterable[str], n: int = 3) -> str:

@@ -1,34 +1,43 @@
-"""Piecewise integration: events (zero crossings of conditions) and dynamic state selection.
+"""The run loop: integration between events, events, dynamic state selection, progress.
 
-Used by :func:`acausal.simulate` when a model has ``When`` clauses (or ``event_if``) or when its
-states may need re-selection; a model without either is integrated in one call instead.
+Every simulation goes through :class:`HybridSimulation` (one path, whatever is displayed).
 
-Why an own event loop and not CasADi's: CasADi 3.8's integrator events are experimental; with
-IDAS zero crossings are silently ignored and with CVODES only one crossing direction fires
-(casadi/casadi issue #4393). Here the integrator runs over chunks of output intervals (time is
-shifted, the start time is a parameter, so one integrator object serves every chunk); at every
-output point the event indicators (one per relation between continuous quantities in a
-condition) are evaluated. A sign change is located by the Illinois variant of regula falsi, each
-trial point integrated afresh from the last point before the crossing, to a time tolerance of
-``EVENT_TIME_TOLERANCE * max(1, |t|)``. At the located instant the clauses whose condition
-changed from false to true fire: their actions are computed from the values just before the event
-and applied (clauses firing together are applied in declaration order), the algebraic variables
-are solved again, conditions are re-evaluated and clauses that became true through the new
-values fire too (event iteration). Integration then restarts at the event.
-
-Events are detected at output points: two crossings of the same indicator within one output
-interval cancel and are missed, so choose an output grid (``dt``/``n_points``) finer than the
-fastest switching of the model. Too many events in too short a time is reported as chattering
-instead of being integrated forever.
+* **Between events** one solver call (CVODE or IDA, :mod:`acausal.sundials`) integrates over all
+  output points up to the next stop: the end, or the next *time event*.
+* **State events**: every event indicator (one per relation between continuous quantities in a
+  ``When`` condition or ``event_if``) that depends on states or algebraic variables is a SUNDIALS
+  root function, tracked in both directions inside the solver's steps, so crossings are found
+  whatever the output grid. The solver stops at the first one (located to SUNDIALS' root
+  tolerance, ~100 ulp of t).
+* **Time events**: indicators that depend on time and parameters only (``time >= t_switch``, a
+  periodic source, ``sin(2*pi*f*time) > 0.9``) are scheduled: their next root is found from the
+  indicator function itself (samples, a Hermite check for double crossings between samples,
+  then Illinois refinement to a few ulp) and becomes the solver's stop time, so the solver steps
+  exactly onto it, never across.
+* **At an event** the clauses whose condition changed from false to true fire: their actions are
+  computed from the values just before the event and applied (clauses firing together in
+  declaration order); the algebraic variables are solved again, conditions re-evaluated and
+  clauses that became true through the new values fire too (event iteration). The solver then
+  restarts at the event. Too many events in too short a time is reported as chattering, events
+  accumulating geometrically as Zeno behaviour.
+* **Dynamic state selection** (when the compiler asks for it) checks the quality of the current
+  state choice at output points and switches realisation there; such runs advance output point by
+  output point (same solver, no restart unless a switch happens).
+* **Progress** is reported from inside the solver's callbacks (every ``PROGRESS_EVERY`` calls), so
+  showing it changes nothing in the integration; Ctrl-C with the display on stops the solver
+  through an extra root function and returns the solution so far (``sol.interrupted``).
 """
 
 from __future__ import annotations
 
+import signal
+import threading
 from collections import deque
 
 import casadi as ca
 import numpy as np
 
+from . import sundials
 from .errors import SimulationError
 from .solution import Solution
 
@@ -36,10 +45,6 @@ from .solution import Solution
 #: the last (re)selection, and switch only to a choice at least SWITCH_GAIN times better.
 RESELECT_FRACTION = 0.5
 SWITCH_GAIN = 1.5
-#: Output intervals per integrator call (restarting at every point costs accuracy).
-CHUNK = 25
-#: Events are located to this relative time tolerance.
-EVENT_TIME_TOLERANCE = 1e-12
 #: Event iteration limit at one instant.
 MAX_EVENT_ITERATIONS = 50
 #: Chattering: this many events within CHATTER_FRACTION of the simulated time span.
@@ -49,6 +54,9 @@ CHATTER_FRACTION = 1e-6
 #: steady ratio) towards an accumulation point inside the simulated time.
 ZENO_EVENTS = 6
 MAX_POLISHED_ALGEBRAICS = 40
+#: Time events: samples of a time-only indicator over the whole run when searching its roots.
+TIME_EVENT_SAMPLES = 20_000
+TIME_EVENT_BLOCK = 1024
 
 
 def crossed(g_ref: np.ndarray, g: np.ndarray) -> np.ndarray:
@@ -57,86 +65,20 @@ def crossed(g_ref: np.ndarray, g: np.ndarray) -> np.ndarray:
     return np.where(g_ref > 0, g < 0, np.where(g_ref < 0, g > 0, g != 0))
 
 
-def _opts_key(opts: dict) -> tuple:
-    return tuple(sorted((k, repr(v)) for k, v in opts.items()))
-
-
-def _shifted_dae(cs, t_expr, scale=None):
-    dae = {"x": cs.x}
-    ode = ca.substitute(cs.ode, cs.t, t_expr)
-    dae["ode"] = ode if scale is None else scale * ode
-    if cs.z.numel():
-        dae["z"] = cs.z
-        dae["alg"] = ca.substitute(cs.alg, cs.t, t_expr)
-    return dae
-
-
-def chunk_integrator(cs, h: float, m: int, opts: dict) -> ca.Function:
-    """Integrator over [t_k, t_k + m h] with outputs every h, for any t_k (a parameter)."""
-    key = ("chunk", float(h), m, _opts_key(opts))
-    integ = cs._functions.get(key)
-    if integ is None:
-        tau, t_k = ca.SX.sym("tau"), ca.SX.sym("t_k")
-        dae = _shifted_dae(cs, tau + t_k)
-        dae.update({"p": ca.vertcat(cs.p, t_k), "t": tau})
-        plugin = "idas" if cs.z.numel() else "cvodes"
-        integ = ca.integrator("chunk", plugin, dae, 0.0, [h * (j + 1) for j in range(m)], opts)
-        cs._functions[key] = integ
-    return integ
-
-
-def span_integrator(cs, opts: dict) -> ca.Function:
-    """Integrator from t_a to t_a + delta for any t_a and delta (time normalised to [0, 1])."""
-    key = ("span", _opts_key(opts))
-    integ = cs._functions.get(key)
-    if integ is None:
-        s, t_a, delta = ca.SX.sym("s"), ca.SX.sym("t_a"), ca.SX.sym("delta")
-        dae = _shifted_dae(cs, t_a + s * delta, scale=delta)
-        dae.update({"p": ca.vertcat(cs.p, t_a, delta), "t": s})
-        plugin = "idas" if cs.z.numel() else "cvodes"
-        integ = ca.integrator("span", plugin, dae, 0.0, 1.0, opts)
-        cs._functions[key] = integ
-    return integ
-
-
-def exact_start_integrator(cs, h: float, m: int, opts: dict, x, z, p, t_k):
-    """One chunk with IDAS started from the exact derivative der(x) = f(t_k, x, z).
-
-    IDAS computes consistent initial values itself (IDACalcIC); its line search can fail on a
-    start that is already consistent to rounding error. Our z is consistent, so this fallback
-    skips IDACalcIC and gives IDAS the exact initial derivative (an integrator built for this
-    start only; used only when the normal call failed that way).
-    """
-    xdot0 = np.array(cs.function("ode")(t_k, x, z, p)).ravel()
-    tau, t_sym = ca.SX.sym("tau"), ca.SX.sym("t_k")
-    dae = _shifted_dae(cs, tau + t_sym)
-    dae.update({"p": ca.vertcat(cs.p, t_sym), "t": tau})
-    integ = ca.integrator("chunk_exact_start", "idas", dae, 0.0,
-                          [h * (j + 1) for j in range(m)],
-                          {**opts, "calc_ic": False, "init_xdot": xdot0.tolist()})
-    return integ(x0=x, z0=z, p=np.append(p, t_k))
-
-
-def _call(integ, x, z, p_ext, has_z):
-    args = {"x0": x, "p": p_ext}
-    if has_z:
-        args["z0"] = z
-    return integ(**args)
-
-
 def polish_algebraic(cs, times, xs, zs, p, steps: int = 2):
     """Newton steps on g(t, x, z) = 0 at the given times (z consistent to rounding error).
 
-    IDAS returns z accurate to its error tolerance only; the DAE defines z exactly from x, so a
-    couple of Newton steps make the outputs consistent (e.g. a pendulum's length constraint holds
-    to rounding error instead of to rtol). Steps that would not improve the residual are not
-    taken.
+    The solver returns z accurate to its error tolerance only; the DAE defines z exactly from x,
+    so a couple of Newton steps make the outputs consistent (e.g. a pendulum's length constraint
+    holds to rounding error instead of to rtol). Steps that would not improve the residual are
+    not taken. ``p`` is one parameter vector or one column per time.
     """
     n = times.size
     step = cs.function("newton_step").map(n)
     alg = cs.function("alg").map(n)
     t_row = np.asarray(times, float).reshape(1, -1)
-    p_cols = np.tile(p.reshape(-1, 1), (1, n))
+    p = np.asarray(p, float)
+    p_cols = p if p.ndim == 2 else np.tile(p.reshape(-1, 1), (1, n))
     res = np.abs(np.array(alg(t_row, xs, zs, p_cols))).max(axis=0)
     for _ in range(steps):
         z_new = np.array(step(t_row, xs, zs, p_cols))
@@ -147,41 +89,184 @@ def polish_algebraic(cs, times, xs, zs, p, steps: int = 2):
     return zs
 
 
+def split_indicators(cs) -> tuple[list[int], list[int]]:
+    """Indicator rows that depend on states/algebraics (root finding) and on time only."""
+    key = "indicator_split"
+    cached = cs._functions.get(key)
+    if cached is None:
+        indicators = [g for ev in cs.events for g in ev.indicators]
+        w = ca.vertcat(cs.x, cs.z)
+        state_rows, time_rows = [], []
+        for i, g in enumerate(indicators):
+            (state_rows if w.numel() and ca.depends_on(g, w) else time_rows).append(i)
+        cached = (state_rows, time_rows)
+        cs._functions[key] = cached
+    return cached
+
+
+class TimeEvents:
+    """The next root of the indicators that depend on time (and parameters) only."""
+
+    def __init__(self, cs, rows: list[int], t0: float, t1: float) -> None:
+        self.rows = rows
+        indicators = [g for ev in cs.events for g in ev.indicators]
+        g = ca.vertcat(*[indicators[i] for i in rows]) if rows else ca.SX(0, 1)
+        self.g = ca.Function("time_indicators", [cs.t, cs.p], [g])
+        self.dg = ca.Function("time_indicator_rates", [cs.t, cs.p], [ca.jacobian(g, cs.t)])
+        self.g_block = self.g.map(TIME_EVENT_BLOCK)
+        self.dg_block = self.dg.map(TIME_EVENT_BLOCK)
+        self.h = max(t1 - t0, 1e-300) / TIME_EVENT_SAMPLES
+        self.t1 = t1
+
+    def values(self, t: float, p: np.ndarray) -> np.ndarray:
+        return np.array(self.g(t, p).full()).ravel()
+
+    def next_root(self, t_from: float, p: np.ndarray, g_from: np.ndarray) -> float | None:
+        """Earliest time in (t_from, t1] at which an indicator has crossed relative to
+        ``g_from`` (the first representable time on the new side), or None."""
+        if not self.rows or t_from >= self.t1:
+            return None
+        t_a = t_from
+        while t_a < self.t1:
+            ts = t_a + self.h * np.arange(1, TIME_EVENT_BLOCK + 1)
+            ts = np.minimum(ts, self.t1)
+            gs = np.array(self.g_block(ts.reshape(1, -1), p).full())
+            hit = crossed(g_from[:, None], gs)
+            first = TIME_EVENT_BLOCK
+            if hit.any():
+                first = int(np.argmax(hit.any(axis=0)))
+            # a double crossing between two samples (an extremum that dips across): Hermite
+            t_lo = np.concatenate([[t_a], ts[:first + 1]])
+            g_lo = np.concatenate([self.values(t_a, p)[:, None], gs[:, :first + 1]], axis=1)
+            d_block = np.array(self.dg_block(ts.reshape(1, -1), p).full())
+            d_lo = np.concatenate([np.array(self.dg(t_a, p).full()).reshape(-1, 1),
+                                   d_block[:, :first + 1]], axis=1)
+            doubled = self._double_crossing(t_lo[:-1], g_lo[:, :-1], d_lo[:, :-1], p, g_from) \
+                if first < TIME_EVENT_BLOCK else \
+                self._double_crossing(t_lo, g_lo, d_lo, p, g_from)
+            if doubled is not None:
+                return doubled
+            if first < TIME_EVENT_BLOCK:
+                lo = t_a if first == 0 else float(ts[first - 1])
+                return self._refine(lo, float(ts[first]), p, g_from)
+            if ts[-1] >= self.t1:
+                return None
+            t_a = float(ts[-1])
+        return None
+
+    def _double_crossing(self, ts, gs, ds, p, g_from):
+        """Intervals between samples where the cubic Hermite interpolant of an indicator turns
+        back across zero: sampled finely, the first crossing found is refined."""
+        if ts.size < 2:
+            return None
+        h = np.diff(ts)
+        g0, g1, d0, d1 = gs[:, :-1], gs[:, 1:], ds[:, :-1] * h, ds[:, 1:] * h
+        # slopes of opposite sign at the ends: an extremum inside
+        suspicious = (d0 * d1 < 0) & (np.sign(g0) == np.sign(g1))
+        for i, k in zip(*np.nonzero(suspicious)):
+            s = np.linspace(0.0, 1.0, 65)
+            h00, h10 = 2 * s**3 - 3 * s**2 + 1, s**3 - 2 * s**2 + s
+            h01, h11 = -2 * s**3 + 3 * s**2, s**3 - s**2
+            cubic = h00 * g0[i, k] + h10 * d0[i, k] + h01 * g1[i, k] + h11 * d1[i, k]
+            if not np.any(np.sign(cubic) != np.sign(g0[i, k])):
+                continue
+            sub = ts[k] + s * h[k]
+            vals = np.array([self.values(float(t), p) for t in sub]).T
+            hit = crossed(g_from[:, None], vals)
+            if hit.any():
+                j = int(np.argmax(hit.any(axis=0)))
+                return self._refine(float(sub[j - 1]), float(sub[j]), p, g_from)
+        return None
+
+    def _refine(self, lo: float, hi: float, p, g_from) -> float:
+        """Illinois regula falsi on the earliest crossing in (lo, hi]; returns the upper end
+        (the first point on the new side) once the bracket is a few ulp wide."""
+        g_lo, g_hi = self.values(lo, p), self.values(hi, p)
+        side = ""
+        for _ in range(200):
+            if hi - lo <= 4 * np.spacing(max(abs(hi), 1e-300)):
+                break
+            rows = np.nonzero(crossed(g_from, g_hi))[0]
+            est = [lo + (hi - lo) * g_lo[i] / (g_lo[i] - g_hi[i]) if g_lo[i] != g_hi[i] else hi
+                   for i in rows]
+            i = rows[int(np.argmin(est))]
+            tau = hi - g_hi[i] * (hi - lo) / (g_hi[i] - g_lo[i]) if g_hi[i] != g_lo[i] \
+                else 0.5 * (lo + hi)
+            if not (lo < tau < hi) or not np.isfinite(tau):
+                tau = 0.5 * (lo + hi)
+            g_t = self.values(tau, p)
+            if np.any(crossed(g_from, g_t)):
+                hi, g_hi = tau, g_t
+                if side == "hi":
+                    g_lo = 0.5 * g_lo
+                side = "hi"
+            else:
+                lo, g_lo = tau, g_t
+                if side == "lo":
+                    g_hi = 0.5 * g_hi
+                side = "lo"
+        return hi
+
+
+class _Interrupt:
+    """Ctrl-C during a shown run: a flag the solver's interrupt root function reads."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and threading.current_thread() is threading.main_thread()
+        self.flag = False
+        self.problem = None
+        self._previous = None
+
+    def __enter__(self):
+        if self.enabled:
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum, frame):
+        self.flag = True
+        if self.problem is not None:
+            self.problem.interrupted = True
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            signal.signal(signal.SIGINT, self._previous)
+        return False
+
+
 class HybridSimulation:
     """One run: the current realisation, state, parameters and the bookkeeping of events."""
 
-    def __init__(self, cs, grid, init, p, opts, reselect: bool, progress=None) -> None:
-        from .initialize import _solve_algebraic
+    def __init__(self, cs, grid, init, p, settings: sundials.Settings, reselect: bool,
+                 progress=None) -> None:
+        from .initialize import solve_algebraic
 
-        self.solve_algebraic = _solve_algebraic
+        self.solve_algebraic = solve_algebraic
         self.root = cs
         self.cur = cs
         self.grid = grid
         self.p = p.copy()
-        self.opts = opts
+        self.settings = settings
         self.reselect_on = reselect and cs.selector is not None and cs.selector.max_level > 0
         self.x = np.asarray(init.x0, float)
         self.z = np.asarray(init.z0, float)
         self.t = float(grid[0])
-        self.values = np.empty((cs.system.n_vars, grid.size))
-        self.p_history = np.empty((p.size, grid.size))
+        self.defaulted = init.defaulted
         self.switches: list[tuple[float, list[str]]] = []
         self.event_log: list[tuple[float, list[str]]] = []
         self.recent = deque(maxlen=CHATTER_EVENTS)
-        self._check_step: float | None = None
+        self.roots = deque(maxlen=CHATTER_EVENTS)
         self.progress = progress
-        steps = np.diff(grid)
-        self.uniform = steps.size > 0 and np.allclose(steps, steps[0], rtol=1e-9, atol=0.0)
         self.span = float(grid[-1] - grid[0])
+        # stored output: one block per stretch integrated by one realisation
+        self.blocks: list[tuple] = []
+        self.n_stored = 0
+        self.problems: dict = {}
+        self.time_events: dict = {}
+        self.interrupt = _Interrupt(progress is not None and progress.enabled)
 
     # -- small helpers ---------------------------------------------------------------------
     def observe(self, t, x, z):
         return np.array(self.cur.function("observed")(t, x, z, self.p)).ravel()
-
-    def indicators(self, t, x, z):
-        if not self.cur.events:
-            return np.zeros(0)
-        return np.array(self.cur.function("event_indicators")(t, x, z, self.p)).ravel()
 
     def conditions(self, t, x, z):
         if not self.cur.events:
@@ -193,72 +278,93 @@ class HybridSimulation:
             return np.zeros(0)
         return self.solve_algebraic(self.cur, self.p, t, x, z_guess)
 
-    # -- integration ---------------------------------------------------------------------------
-    def integrate_chunk(self, m: int):
-        """From the current (aligned) point over the next m output intervals."""
-        cur, k_h = self.cur, float(self.grid[1] - self.grid[0])
-        integ = chunk_integrator(cur, k_h, m, self.opts)
-        has_z = bool(cur.z.numel())
-        try:
-            out = _call(integ, self.x, self.z, np.append(self.p, self.t), has_z)
-        except RuntimeError as exc:
-            if "IDA_LINESEARCH_FAIL" not in str(exc):
-                raise
-            out = exact_start_integrator(cur, k_h, m, self.opts, self.x, self.z, self.p, self.t)
-        xs = np.array(out["xf"].full()).reshape(cur.x.numel(), m)
-        zs = np.array(out["zf"].full()).reshape(cur.z.numel(), m) if has_z else np.zeros((0, m))
-        return xs, zs
-
-    def integrate_span(self, t_a, x_a, z_a, t_b):
+    def problem(self) -> sundials.Problem:
         cur = self.cur
-        if t_b <= t_a:
-            return x_a, z_a
-        has_z = bool(cur.z.numel())
-        out = _call(span_integrator(cur, self.opts), x_a, z_a,
-                    np.concatenate([self.p, [t_a, t_b - t_a]]), has_z)
-        x = np.array(out["xf"].full()).ravel()
-        z = np.array(out["zf"].full()).ravel() if has_z else np.zeros(0)
-        if has_z and z.size <= MAX_POLISHED_ALGEBRAICS:
-            z = polish_algebraic(cur, np.array([t_b]), x.reshape(-1, 1), z.reshape(-1, 1),
-                                 self.p).ravel()
-        return x, z
+        key = id(cur)
+        prob = self.problems.get(key)
+        if prob is None:
+            rows, _ = split_indicators(cur)
+            nominal = sundials.nominal_values(cur, self.x, self.z)
+            prob = sundials.Problem(cur, rows, nominal, self.settings)
+            t0 = float(self.grid[0])
+            if self.progress is not None:
+                bar = self.progress
+                prob.progress = lambda t: bar.update(t - t0)
+            self.problems[key] = (cur, prob)  # keep cur alive so that id(cur) stays unique
+        else:
+            prob = prob[1]
+        self.interrupt.problem = prob
+        prob.interrupted = self.interrupt.flag
+        return prob
+
+    def schedule(self) -> TimeEvents:
+        key = id(self.cur)
+        te = self.time_events.get(key)
+        if te is None:
+            _, rows = split_indicators(self.cur)
+            te = (self.cur, TimeEvents(self.cur, rows, float(self.grid[0]), float(self.grid[-1])))
+            self.time_events[key] = te
+        return te[1]
+
+    # -- storing results -------------------------------------------------------------------------
+    def store(self, times, xs, zs) -> None:
+        """Output points (columns), all from the current realisation and parameters."""
+        if times.size == 0:
+            return
+        cur = self.cur
+        if cur.z.numel() and 0 < cur.z.numel() <= MAX_POLISHED_ALGEBRAICS:
+            zs = polish_algebraic(cur, times, xs, zs, self.p)
+        for label, arr, names in (("states", xs, cur.state_names),
+                                  ("algebraic variables", zs, cur.algebraic_names)):
+            bad_rows = ~np.all(np.isfinite(arr), axis=1)
+            if bad_rows.any():
+                first = int(np.min(np.nonzero(~np.all(np.isfinite(arr), axis=0))[0]))
+                self._raise(
+                    f"Non-finite values (NaN or inf) from t = {times[first]:g} on in {label}: "
+                    + ", ".join(names[i] for i in np.nonzero(bad_rows)[0][:8]) + ". A division "
+                    "by zero or a singular configuration (e.g. a mechanism at a dead centre) is "
+                    "likely; check parameters and start values.")
+        self.blocks.append((cur, times.copy(), xs.copy(), zs.copy(), self.p.copy()))
+        self.n_stored += times.size
+
+    def solution(self, interrupted: bool = False) -> Solution:
+        k = self.n_stored
+        t = np.concatenate([b[1] for b in self.blocks]) if self.blocks else self.grid[:0]
+        p_hist = np.concatenate([np.tile(b[4].reshape(-1, 1), (1, b[1].size))
+                                 for b in self.blocks], axis=1) if self.blocks \
+            else np.zeros((self.p.size, 0))
+        if all(b[0] is self.root for b in self.blocks):
+            nx, nz = self.root.x.numel(), self.root.z.numel()
+            xs = np.concatenate([b[2] for b in self.blocks], axis=1) if self.blocks \
+                else np.zeros((nx, 0))
+            zs = np.concatenate([b[3] for b in self.blocks], axis=1) if self.blocks \
+                else np.zeros((nz, 0))
+            sol = Solution(self.root, t, xs, zs, self.p, self.defaulted,
+                           state_switches=self.switches, p_history=p_hist,
+                           events=self.event_log)
+        else:
+            values = np.empty((self.root.system.n_vars, k))
+            col = 0
+            for cur, times, xs, zs, p in self.blocks:
+                n = times.size
+                f = cur.function("observed").map(n)
+                values[:, col:col + n] = np.array(
+                    f(times.reshape(1, -1), xs, zs, np.tile(p.reshape(-1, 1), (1, n))))
+                col += n
+            sol = Solution(self.root, t, np.zeros((0, k)), np.zeros((0, k)), self.p,
+                           self.defaulted, values=values, state_switches=self.switches,
+                           p_history=p_hist, events=self.event_log)
+        sol.interrupted = interrupted
+        return sol
+
+    def _raise(self, message: str, cause: Exception | None = None):
+        err = SimulationError(message)
+        err.solution = self.solution()
+        if cause is not None:
+            raise err from cause
+        raise err
 
     # -- events ---------------------------------------------------------------------------
-    def locate(self, t_a, x_a, z_a, g_a, t_b, x_b, z_b, g_b):
-        """Earliest sign change of an indicator in (t_a, t_b]: (t, x, z) just after it."""
-        lo, hi = t_a, t_b
-        g_lo, g_hi = g_a.copy(), g_b.copy()
-        x_hi, z_hi = x_b, z_b
-        last = ""  # which end the previous trial replaced (Illinois)
-        tol = EVENT_TIME_TOLERANCE * max(1.0, abs(t_b))
-        for _ in range(200):
-            if hi - lo <= tol:
-                break
-            changed = np.nonzero(crossed(g_a, g_hi))[0]
-            # the indicator whose linear crossing estimate comes first
-            est = [lo + (hi - lo) * g_lo[i] / (g_lo[i] - g_hi[i]) if g_lo[i] != g_hi[i] else hi
-                   for i in changed]
-            i = changed[int(np.argmin(est))]
-            gl, gh = g_lo[i], g_hi[i]
-            tau = hi - gh * (hi - lo) / (gh - gl) if gh != gl else 0.5 * (lo + hi)
-            if not (lo < tau < hi) or not np.isfinite(tau):
-                tau = 0.5 * (lo + hi)
-            # keep trial points off the ends so the bracket always shrinks
-            tau = min(max(tau, lo + 1e-3 * (hi - lo)), hi - 1e-3 * (hi - lo))
-            x_t, z_t = self.integrate_span(t_a, x_a, z_a, tau)
-            g_t = self.indicators(tau, x_t, z_t)
-            if np.any(crossed(g_a, g_t)):
-                hi, g_hi, x_hi, z_hi = tau, g_t, x_t, z_t
-                if last == "hi":  # lo kept twice: halve its value (Illinois)
-                    g_lo = 0.5 * g_lo
-                last = "hi"
-            else:
-                lo, g_lo = tau, g_t
-                if last == "lo":
-                    g_hi = 0.5 * g_hi
-                last = "lo"
-        return hi, x_hi, z_hi
-
     def fire(self, t, x, z, cond_prev):
         """Apply the clauses whose condition became true at t; event iteration."""
         fired_all: list[str] = []
@@ -274,23 +380,10 @@ class HybridSimulation:
                 self.p = np.array(out[1]).ravel()
                 fired_all.append(self.cur.events[i].label)
             z = self.restart_algebraic(t, x, z)
-        raise SimulationError(
+        self._raise(
             f"Event iteration did not settle at t = {t:.12g}: these clauses keep firing: "
             + "; ".join(sorted(set(fired_all))) + ". Check that the actions do not make their "
             "own conditions true again.")
-
-    def event_check_step(self):
-        """Step between event checks after an event: a quarter of the time between the last two
-        events, doubled after every check without an event (None: the output spacing)."""
-        return self._check_step
-
-    def _after_check(self, had_event: bool) -> None:
-        if had_event and len(self.recent) >= 2:
-            gap = self.recent[-1] - self.recent[-2]
-            self._check_step = max(0.25 * gap,
-                                   10 * EVENT_TIME_TOLERANCE * max(1.0, abs(self.recent[-1])))
-        elif self._check_step is not None:
-            self._check_step *= 2.0
 
     def record_event(self, t, labels):
         self.event_log.append((t, labels))
@@ -299,12 +392,24 @@ class HybridSimulation:
         if len(self.recent) == CHATTER_EVENTS and \
                 self.recent[-1] - self.recent[0] <= CHATTER_FRACTION * max(self.span, 1e-300):
             names = sorted({lab for _, labs in self.event_log[-CHATTER_EVENTS:] for lab in labs})
-            raise SimulationError(
+            self._raise(
                 f"Chattering: {CHATTER_EVENTS} events between t = {self.recent[0]:.12g} and "
                 f"{self.recent[-1]:.12g} ({'; '.join(names)}). The model switches faster and "
                 "faster (e.g. a bouncing ball coming to rest, or stick/slip at zero velocity). "
                 "Stop the simulation before that time, add a rest condition to the model, or "
                 "use a regularised (smooth) law.")
+
+    def record_root(self, t) -> None:
+        """Every stop at a crossing, fired or not: a crossing that repeats without end at one
+        instant (an indicator dithering around zero) is chattering too."""
+        self.roots.append(t)
+        if len(self.roots) == CHATTER_EVENTS and \
+                self.roots[-1] - self.roots[0] <= CHATTER_FRACTION * max(self.span, 1e-300):
+            self._raise(
+                f"Chattering: {CHATTER_EVENTS} zero crossings of event conditions between "
+                f"t = {self.roots[0]:.12g} and {self.roots[-1]:.12g}: a condition dithers "
+                "around its threshold. Add hysteresis to the condition or use a regularised "
+                "(smooth) law.")
 
     def _check_zeno(self, labels) -> None:
         """Events whose gaps shrink geometrically towards a point inside the run (a ball coming
@@ -321,7 +426,7 @@ class HybridSimulation:
         ratio = float(np.exp(np.mean(np.log(ratios))))
         t_zeno = times[-1] + gaps[-1] * ratio / (1.0 - ratio)
         if t_zeno < self.grid[-1]:
-            raise SimulationError(
+            self._raise(
                 f"Zeno behaviour: events ({'; '.join(sorted(set(labels)))}) follow each other "
                 f"ever faster (gap ratio {ratio:.3g}, last gap {gaps[-1]:.3g} s) and accumulate "
                 f"at t = {t_zeno:.10g}, inside the simulated time. Stop the simulation before "
@@ -329,158 +434,249 @@ class HybridSimulation:
                 "model.")
 
     # -- state re-selection ----------------------------------------------------------------
-    def maybe_reselect(self, t, v, q_ref, forced=False):
+    def choose_states(self, t, v, q_ref, forced=False):
+        """(new dummy set or None, quality reference): whether to switch realisation at t."""
         sel = self.root.selector
         point = dict(enumerate(v.tolist()))
         q_now = sel.quality(self.cur.dummies, point, t)
         if not forced and q_now >= RESELECT_FRACTION * q_ref:
-            return False, q_ref
+            return None, q_ref
         best = sel.select(point, t)
         if best == set(self.cur.dummies):
-            return False, q_now
+            return None, q_now
         q_best = sel.quality(best, point, t)
         if q_best <= SWITCH_GAIN * q_now and not forced:
-            return False, q_now
+            return None, q_now
+        return best, q_best
+
+    def switch_states(self, best, t, v) -> None:
+        """Continue with the realisation whose dummy derivatives are ``best``, from values v."""
         self.cur = self.root.realization(best)
         self.switches.append((float(t), self.cur.state_names))
-        return True, q_best
+        self.x = v[self.cur.states]
+        self.z = self.restart_algebraic(t, self.x, v[self.cur.algebraics])
 
     # -- the loop --------------------------------------------------------------------------
     def run(self) -> Solution:
-        """Integrate over the whole grid; Ctrl-C returns the solution up to that point."""
-        self._stored = 0
-        try:
-            self._run()
-        except KeyboardInterrupt:
-            k = self._stored
-            if self.progress is not None:
-                self.progress.close(f"interrupted at t = {self.grid[k]:g}")
-            sol = Solution(self.root, self.grid[:k + 1], np.zeros((0, k + 1)),
-                           np.zeros((0, k + 1)), self.p, [], values=self.values[:, :k + 1],
-                           state_switches=self.switches, p_history=self.p_history[:, :k + 1],
-                           events=self.event_log)
-            sol.interrupted = True
-            return sol
+        """Integrate over the whole grid; Ctrl-C (display on) returns the solution so far."""
+        with self.interrupt:
+            interrupted = self._run()
         if self.progress is not None:
-            self.progress.close()
-        return Solution(self.root, self.grid, np.zeros((0, self.grid.size)),
-                        np.zeros((0, self.grid.size)), self.p, [], values=self.values,
-                        state_switches=self.switches, p_history=self.p_history,
-                        events=self.event_log)
+            if interrupted:
+                done = self.blocks[-1][1][-1] if self.blocks else self.grid[0]
+                self.progress.close(f"interrupted at t = {done:g}")
+            else:
+                self.progress.close()
+        return self.solution(interrupted)
 
-    def _run(self) -> None:
+    def _run(self) -> bool:
+        """The loop over stretches between stops; True when interrupted."""
         grid = self.grid
-        x, z, t = self.x, self.z, self.t
-        v = self.observe(t, x, z)
+        t = self.t
         q_ref = 1.0
         if self.reselect_on:
             # the static choice was made from start values; with the consistent initial values
             # a clearly better one may exist (compared with the best possible quality, 1)
-            switched, _ = self.maybe_reselect(t, v, 1.0)
-            if switched:
-                x = v[self.cur.states]
-                z = self.restart_algebraic(t, x, v[self.cur.algebraics])
-                v = self.observe(t, x, z)
+            v = self.observe(t, self.x, self.z)
+            best, _ = self.choose_states(t, v, 1.0)
+            if best is not None:
+                self.switch_states(best, t, v)
+                v = self.observe(t, self.x, self.z)
             q_ref = self.root.selector.quality(self.cur.dummies, dict(enumerate(v.tolist())), t)
-        self.values[:, 0] = v
-        self.p_history[:, 0] = self.p
-        g = self.indicators(t, x, z)
-        cond = self.conditions(t, x, z)
-        k = 0  # index of the last stored grid point
-        fine_until = 0
-        forced_at = -1.0
-        while k < grid.size - 1:
-            aligned = t == grid[k]
-            m = min(CHUNK, grid.size - 1 - k) if (aligned and self.uniform and k >= fine_until) \
-                else 1
-            self.x, self.z, self.t = x, z, t
-            try:
-                if m > 1 or (aligned and self.uniform):
-                    xs, zs = self.integrate_chunk(m)
-                    times = grid[k + 1:k + 1 + m]
-                    if zs.shape[0] and zs.shape[0] <= MAX_POLISHED_ALGEBRAICS:
-                        zs = polish_algebraic(self.cur, times, xs, zs, self.p)
-                else:
-                    # after an event: up to the next output point, in sub-steps no longer than
-                    # a quarter of the last time between events, so that an accelerating
-                    # sequence of events (a ball coming to rest) is followed, not stepped over
-                    t_next = float(grid[k + 1])
-                    h_check = self.event_check_step()
-                    if h_check is not None and t + h_check < t_next:
-                        t_next = t + h_check
-                    xb, zb = self.integrate_span(t, x, z, t_next)
-                    xs, zs, times = xb.reshape(-1, 1), zb.reshape(-1, 1), np.array([t_next])
-            except RuntimeError as exc:
-                if m > 1:  # something happened inside the chunk: go one interval at a time
-                    fine_until = k + CHUNK
-                    continue
-                if self.reselect_on and forced_at != t:
-                    forced_at = t
-                    switched, q_ref = self.maybe_reselect(t, self.observe(t, x, z), q_ref,
-                                                          forced=True)
-                    if switched:
-                        v = self.observe(t, x, z)
-                        x = v[self.cur.states]
-                        z = self.restart_algebraic(t, x, v[self.cur.algebraics])
-                        continue
-                raise SimulationError(
-                    f"The integrator failed after t = {t:g} with states "
-                    f"{', '.join(self.cur.state_names) or '-'}: {_short(exc)}. Try a smaller "
-                    "rtol/atol or max_step, or check the model near that time.") from exc
-            restarted = False
-            for j in range(times.size):
-                t_j = float(times[j])
-                x_j, z_j = xs[:, j], zs[:, j]
-                if g.size:
-                    g_j = self.indicators(t_j, x_j, z_j)
-                    if np.any(crossed(g, g_j)):
-                        t_e, x_e, z_e = self.locate(t, x, z, g, t_j, x_j, z_j, g_j)
-                        x_new, z_new, cond, labels = self.fire(t_e, x_e, z_e, cond)
-                        if labels:
-                            self.record_event(t_e, labels)
-                        self._after_check(bool(labels))
-                        t, x, z = t_e, x_new, z_new
-                        g = self.indicators(t, x, z)
-                        if t_e >= t_j - EVENT_TIME_TOLERANCE * max(1.0, abs(t_j)):
-                            # the event is at the output point itself: store the new values
-                            self.values[:, k + 1] = self.observe(t, x, z)
-                            self.p_history[:, k + 1] = self.p
-                            k += 1
-                            self._stored = k
-                            t = float(grid[k])
-                        restarted = True
-                        break
-                    g = g_j
-                if t_j < grid[k + 1]:  # a check point between output points: not stored
-                    t, x, z = t_j, x_j, z_j
-                    self._after_check(False)
-                    break
-                v = self.observe(t_j, x_j, z_j)
-                if not np.all(np.isfinite(v)):
-                    raise SimulationError(
-                        f"Non-finite values at t = {t_j:g} (states "
-                        f"{', '.join(self.cur.state_names) or '-'}). A division by zero or a "
-                        "singular configuration is likely; check parameters and start values.")
-                t, x, z = t_j, x_j, z_j
-                if self.reselect_on:
-                    switched, q_ref = self.maybe_reselect(t, v, q_ref)
-                    if switched:
-                        x = v[self.cur.states]
-                        z = self.restart_algebraic(t, x, v[self.cur.algebraics])
-                        v = self.observe(t, x, z)
-                        g = self.indicators(t, x, z)
-                        restarted = True
-                self.values[:, k + 1] = v
-                self.p_history[:, k + 1] = self.p
+        cond = self.conditions(t, self.x, self.z)
+        k = 0  # index of the next grid point to store
+        forced_at = None
+        while k < grid.size:
+            if self.interrupt.flag:
+                return True
+            if abs(grid[k] - t) <= 1e-14 * max(1.0, abs(t)):
+                # the start, or an event exactly at an output point: store the values after it
+                self.store(np.array([grid[k]]), self.x.reshape(-1, 1), self.z.reshape(-1, 1))
                 k += 1
-                self._stored = k
-                if self.progress is not None:
-                    self.progress.update(t - grid[0])
-                if restarted:
+                if k == grid.size:
                     break
+            # the next stop: the end or the next time event
+            te = self.schedule()
+            t_time = te.next_root(t, self.p, te.values(t, self.p)) if te.rows else None
+            time_event = t_time is not None and t_time < grid[-1]
+            t_stop = t_time if time_event else float(grid[-1])
+            j = int(np.searchsorted(grid, t_stop, side="right"))
+            outs = grid[k:j]
+            ends_on_output = outs.size > 0 and outs[-1] == t_stop
+            tspan = np.concatenate([[t], outs] if ends_on_output else [[t], outs, [t_stop]])
+            prob = self.problem()
+            y0 = np.concatenate([self.x, self.z])
+            prob.set_parameters(self.p, t, y0)
+            if self.reselect_on:
+                res_t, res_y, status, best, v_sw, reported = self._advance_stepwise(
+                    prob, tspan, y0, q_ref)
+            else:
+                out = prob.solve(tspan, y0)
+                res_t, res_y, status = np.asarray(out.t, float), np.atleast_2d(out.y), out.status
+                best = v_sw = None
+                reported = sundials.reported_roots(out)
+            if status == sundials.ROOT_RETURN and not prob.interrupted:
+                res_t[-1], res_y[-1] = self._past_root(prob, float(res_t[-1]), res_y[-1], y0, t,
+                                                       reported)
+            n_x = self.cur.x.numel()
+            # rows 1.. are output points, except a stop at a root or at a time event
+            is_output = np.isin(res_t, outs)
+            is_output[0] = False
+            if status == sundials.ROOT_RETURN or (time_event and not ends_on_output):
+                is_output[-1] = res_t[-1] in outs and status != sundials.ROOT_RETURN
+            rows = np.nonzero(is_output)[0]
+            if rows.size:
+                ys = res_y[rows].T
+                self.store(res_t[rows], ys[:n_x], ys[n_x:])
+                k += rows.size
+            t = float(res_t[-1])
+            x, z = res_y[-1][:n_x], res_y[-1][n_x:]
+            if status < 0:
+                if self.reselect_on and forced_at != t and rows.size:
+                    # the state choice may have become singular: choose again, forced
+                    forced_at = t
+                    t = float(res_t[rows[-1]])
+                    v = self.observe(t, res_y[rows[-1]][:n_x], res_y[rows[-1]][n_x:])
+                    best, q_ref = self.choose_states(t, v, q_ref, forced=True)
+                    if best is not None:
+                        self.switch_states(best, t, v)
+                        self.t = t
+                        cond = self.conditions(t, self.x, self.z)
+                        continue
+                self._failure(prob, status, t, x, z)
+            if prob.interrupted or self.interrupt.flag:
+                return True
+            if best is not None:  # switch realisation at the last stored point
+                q_ref = self._q_switch
+                self.switch_states(best, t, v_sw)
+                self.t = t
+                cond = self.conditions(t, self.x, self.z)
+                continue
+            at_time_event = time_event and t == t_stop
+            if status == sundials.ROOT_RETURN or at_time_event:
+                self.record_root(t)
+                if z.size and z.size <= MAX_POLISHED_ALGEBRAICS:
+                    z = polish_algebraic(self.cur, np.array([t]), x.reshape(-1, 1),
+                                         z.reshape(-1, 1), self.p).ravel()
+                x, z, cond, labels = self.fire(t, x, z, cond)
+                if labels:
+                    self.record_event(t, labels)
+            elif t >= grid[-1]:
+                self.x, self.z, self.t = x, z, t
+                break
+            self.x, self.z, self.t = x, z, t
+        return False
 
+    def _past_root(self, prob, t_root, y_root, y_start, t_start, reported):
+        """The first point on the new side of the crossing SUNDIALS stopped at.
 
-def _short(exc: Exception) -> str:
-    text = str(exc).strip().splitlines()
-    keep = [line for line in text if "Error" in line or "failed" in line or "t =" in line]
-    return " ".join((keep or text)[-3:])[:500]
+        SUNDIALS returns a root where the indicator may be exactly zero (or on the old side by
+        rounding), where a relation such as ``x > 21`` is still false. Step on a few ulp at a
+        time (explicit Euler: over 1e-13 s its error is ~1e-26) until one of the indicators
+        SUNDIALS ``reported`` (positions in ``prob.rows``) is across.
+        """
+        rows = [prob.rows[i] for i in reported if i < len(prob.rows)]
+        if not rows:
+            return t_root, y_root
+        cur = self.cur
+        g_all = cur.function("event_indicators")
+        n_x = cur.x.numel()
+        g0 = np.array(g_all(t_start, y_start[:n_x], y_start[n_x:], self.p)).ravel()[rows]
+
+        def across(t, y):
+            g1 = np.array(g_all(t, y[:n_x], y[n_x:], self.p)).ravel()[rows]
+            return bool(np.any(crossed(g0, g1)))
+
+        if across(t_root, y_root):
+            return t_root, y_root
+        x, z = y_root[:n_x], y_root[n_x:]
+        xdot = np.array(cur.function("ode")(t_root, x, z, self.p)).ravel()
+        delta = 4 * np.spacing(max(abs(t_root), 1.0))
+        limit = 1e-9 * max(abs(t_root), self.span, 1e-300)
+        t_try, y_try = t_root, y_root
+        while delta <= limit:
+            x_try = x + delta * xdot
+            z_try = z
+            if z.size:
+                z_try = polish_algebraic(cur, np.array([t_root + delta]), x_try.reshape(-1, 1),
+                                         z.reshape(-1, 1), self.p).ravel()
+            t_try, y_try = t_root + delta, np.concatenate([x_try, z_try])
+            if across(t_try, y_try):
+                break
+            delta *= 4
+        return t_try, y_try
+
+    def _advance_stepwise(self, prob, tspan, y0, q_ref):
+        """Output point by output point (dynamic state selection): the quality of the state
+        choice is checked at each; a switch ends the stretch at that point.
+
+        Returns (times, values, status, new dummy set or None, observed values at the switch,
+        the root functions that stopped the solver).
+        """
+        n_x = self.cur.x.numel()
+        prob.init_step(float(tspan[0]), y0)
+        ts, ys = [float(tspan[0])], [y0]
+        status = 0
+        reported: list[int] = []
+        t_end = float(tspan[-1])
+        for t_out in tspan[1:]:
+            out = prob.step(float(t_out), t_end)
+            status = out.status
+            ts.append(float(out.t))
+            ys.append(np.asarray(out.y, float).ravel())
+            if status < 0 or status == sundials.ROOT_RETURN or prob.interrupted:
+                reported = sundials.reported_roots(out)
+                break
+            if float(out.t) != float(t_out) or float(t_out) == t_end:
+                continue
+            y = ys[-1]
+            v = self.observe(float(out.t), y[:n_x], y[n_x:])
+            if not np.all(np.isfinite(v)):
+                break
+            best, q_ref = self.choose_states(float(out.t), v, q_ref)
+            if best is not None:
+                self._q_switch = q_ref
+                return np.array(ts), np.array(ys), status, best, v, reported
+        return np.array(ts), np.array(ys), status, None, None, reported
+
+    def _failure(self, prob, status, t, x, z):
+        """The solver's flag, the time reached, the variables that blow up; raises with the
+        solution so far on the exception (``err.solution``)."""
+        flag = sundials.flag_name(prob.solver_name, status)
+        cur = self.cur
+        culprits = []
+        try:
+            xdot = np.array(cur.function("ode")(t, x, z, self.p)).ravel()
+        except RuntimeError:
+            xdot = np.full(x.size, np.nan)
+        res = np.array(cur.function("alg")(t, x, z, self.p)).ravel() if z.size else np.zeros(0)
+        nominal = prob.nominal
+        for i, name in enumerate(cur.state_names):
+            size = max(abs(x[i]), abs(xdot[i])) / nominal[i] if np.isfinite(x[i] + xdot[i]) \
+                else np.inf
+            culprits.append((size, f"{name} = {x[i]:.4g} (der = {xdot[i]:.4g})"))
+        for i, label in enumerate(cur.algebraic_equations):
+            size = abs(res[i]) / prob.row_scale[i] if np.isfinite(res[i]) else np.inf
+            if not np.isfinite(res[i]) or size > 1e-6:
+                culprits.append((size, f"residual {res[i]:.4g} of {label}"))
+        culprits.sort(key=lambda c: -c[0])
+        named = "; ".join(c[1] for c in culprits[:5]) or "-"
+        if flag in sundials.TOLERANCE_FLAGS:
+            advice = ("The requested accuracy cannot be met at the size of these variables: "
+                      "use a larger rtol/atol, or declare nominal values (Variable(nominal=...)) "
+                      "for variables much smaller or larger than 1.")
+        elif flag.endswith("TOO_MUCH_WORK"):
+            advice = ("The solver needed more than max_num_steps steps between two output "
+                      "points: the model is very stiff or fast here; use a finer output grid or "
+                      "integrator_options={'max_num_steps': ...}, or check these variables.")
+        else:
+            advice = ("The step size fell to its minimum: look for a variable that blows up or "
+                      "turns NaN (above, largest first), a singular configuration, or a "
+                      "discontinuity that is not declared as an event. If atol is far below "
+                      "the variables' rounding error (e.g. atol < 1e-12 for values of order "
+                      "1e4), a larger atol or nominal values are the fix, not a smaller one.")
+        self._raise(
+            f"The integrator ({prob.solver_name}) failed with {flag} at t = {t:.10g} with "
+            f"states {', '.join(cur.state_names) or '-'}. Largest relative to their nominal "
+            f"values: {named}. {advice} The solution up to the failure is on the exception "
+            "(err.solution).")

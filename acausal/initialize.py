@@ -167,7 +167,7 @@ def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
                 x0[i] = simple_fixed[i]
             else:
                 defaulted.append(names[i])
-        z0 = _solve_algebraic(cs, p, t0, x0, z_guess) if n_z else np.zeros(0)
+        z0 = solve_algebraic(cs, p, t0, x0, z_guess) if n_z else np.zeros(0)
         return InitialValues(x0, z0, 0.0, defaulted)
 
     # General case: match equations to unknowns, add defaults where needed.
@@ -229,26 +229,36 @@ def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
     return InitialValues(sol[:n_x], sol[n_x:], norm, defaulted)
 
 
-def _solve_algebraic(cs, p, t0, x0, z_guess) -> np.ndarray:
-    f = ca.Function("alg_res", [cs.z, cs.t, cs.x, cs.p], [cs.alg])
-    g = ca.Function("alg_z", [cs.z, cs.t, cs.p], [f(cs.z, cs.t, x0, cs.p)])
-    labels = list(cs.algebraic_equations)
-    z0, _ = _newton(g, z_guess, t0, p, labels)
+def solve_algebraic(cs, p, t0, x0, z_guess) -> np.ndarray:
+    """The algebraic variables z for given states (Newton from ``z_guess``); the CasADi
+    functions are built once per compiled system (this runs after every event)."""
+    fs = cs._functions.get("algebraic_newton")
+    if fs is None:
+        res = ca.Function("alg_res", [cs.z, cs.t, cs.p, cs.x], [cs.alg])
+        jac = ca.Function("alg_jac", [cs.z, cs.t, cs.p, cs.x], [ca.jacobian(cs.alg, cs.z)])
+        fs = cs._functions["algebraic_newton"] = (res, jac)
+    z0, _ = _newton(fs[0], z_guess, t0, p, list(cs.algebraic_equations), extra=(x0,),
+                    jac=fs[1])
     return z0
 
 
-def _newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: list[str]):
-    """Damped Newton on f(w, t0, p) = 0; raises InitializationError naming the worst residuals."""
+
+def _newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: list[str],
+            extra: tuple = (), jac: ca.Function | None = None):
+    """Damped Newton on f(w, t0, p, *extra) = 0; raises InitializationError naming the worst
+    residuals. ``jac`` (same inputs) is built from f when not given."""
     n = w0.size
     if n == 0:
         return w0, 0.0
-    w_sym = ca.SX.sym("w", n)
-    jac = ca.Function("newton_jacobian", [w_sym, f.sx_in(1), f.sx_in(2)],
-                      [ca.jacobian(f(w_sym, f.sx_in(1), f.sx_in(2)), w_sym)])
+    if jac is None:
+        w_sym = ca.SX.sym("w", n)
+        ins = [f.sx_in(i) for i in range(1, f.n_in())]
+        jac = ca.Function("newton_jacobian", [w_sym, *ins],
+                          [ca.jacobian(f(w_sym, *ins), w_sym)])
     w = w0.astype(float).copy()
 
     def residual(wv):
-        return np.array(f(wv, t0, p).full()).ravel()
+        return np.array(f(wv, t0, p, *extra).full()).ravel()
 
     r = residual(w)
     norm = np.linalg.norm(r, np.inf) if r.size else 0.0
@@ -257,7 +267,7 @@ def _newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: li
             break
         if norm < NEWTON_TOL * (1 + np.linalg.norm(w, np.inf)):
             return w, norm
-        jm = jac(w, t0, p)
+        jm = jac(w, t0, p, *extra)
         try:
             if n <= 1500:
                 step = np.linalg.lstsq(np.array(jm.full()), -r, rcond=None)[0]

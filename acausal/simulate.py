@@ -4,21 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import casadi as ca
 import numpy as np
 
 from .compiler import CompiledSystem
 from .errors import AcausalError, SimulationError
-from .hybrid import (
-    MAX_POLISHED_ALGEBRAICS,
-    HybridSimulation,
-    exact_start_integrator,
-    polish_algebraic,
-)
-from .initialize import initialize
+from .hybrid import HybridSimulation
+from .initialize import initialize, solve_algebraic
 from .model import Component
 from .progress import ProgressBar, progress_enabled
 from .solution import Solution
+from .sundials import Settings
 
 DEFAULT_INTERVALS = 500
 
@@ -54,7 +49,8 @@ def simulate(model: Component | CompiledSystem, t_end: float, **options: Any) ->
 
     Options: ``t_start`` (0), ``n_points`` (501 output points) or ``dt`` or ``t_eval``,
     ``params`` (dict of parameter overrides by dotted name), ``rtol`` (1e-6), ``atol`` (1e-8),
-    ``max_step`` (none), ``integrator_options`` (passed to CasADi's integrator),
+    ``max_step`` (none), ``integrator_options`` (``max_num_steps`` between output points,
+    ``max_order``, ``suppress_algebraic``),
     ``dynamic_state_selection`` (None: when the compiler found it needed), ``progress`` (None:
     a progress bar on a terminal; with it shown, Ctrl-C returns the solution so far, marked
     ``sol.interrupted``).
@@ -71,33 +67,55 @@ def simulate_compiled(cs: CompiledSystem, t_end: float, *, t_start: float = 0.0,
                       dynamic_state_selection: bool | None = None,
                       progress: bool | None = None) -> Solution:
     grid = output_grid(float(t_start), float(t_end), n_points, dt, t_eval)
+    settings = solver_settings(rtol, atol, max_step, integrator_options or {})
     p = cs.parameter_vector(params)
     init = _initialize_with_branches(cs, p, float(grid[0]))
     dynamic = cs.dynamic_selection if dynamic_state_selection is None else dynamic_state_selection
     dynamic = dynamic and cs.selector is not None and cs.selector.max_level > 0
     _check_initial_derivatives(cs, grid[0], init, p)
-    show = progress_enabled(progress)
-    if cs.has_events or dynamic or show:
-        # piecewise integration: events, state re-selection, or a progress display (which also
-        # lets Ctrl-C return the solution up to the interruption)
-        opts = _integrator_options(rtol, atol, max_step, integrator_options or {})
-        bar = ProgressBar(f"simulate {cs.model_name}", float(grid[-1] - grid[0]), show)
-        return HybridSimulation(cs, grid, init, p, opts, reselect=dynamic, progress=bar).run()
-    xs, zs = _integrate(cs, grid, init.x0, init.z0, p, rtol, atol, max_step,
-                        integrator_options or {})
-    if 0 < zs.shape[0] <= MAX_POLISHED_ALGEBRAICS:
-        zs = polish_algebraic(cs, grid, xs, zs, p)
-    for label, arr, names in (("states", xs, cs.state_names), ("algebraic", zs,
-                                                                cs.algebraic_names)):
-        bad = ~np.all(np.isfinite(arr), axis=1)
-        if bad.any():
-            first = int(np.min(np.nonzero(~np.all(np.isfinite(arr), axis=0))[0]))
-            raise SimulationError(
-                f"Non-finite values (NaN or inf) from t = {grid[first]:g} on in {label}: "
-                + ", ".join(names[i] for i in np.nonzero(bad)[0][:8]) + ". A division by zero "
-                "or a singular configuration (e.g. a mechanism at a dead centre) is likely; "
-                "check parameters and start values.")
-    return Solution(cs, grid, xs, zs, p, init.defaulted)
+    if cs.x.numel() == 0:
+        return _algebraic_only(cs, grid, init, p)
+    # one path for every model: the display only reads the time from the solver's callbacks
+    bar = ProgressBar(f"simulate {cs.model_name}", float(grid[-1] - grid[0]),
+                      progress_enabled(progress))
+    return HybridSimulation(cs, grid, init, p, settings, reselect=dynamic, progress=bar).run()
+
+
+def solver_settings(rtol: float, atol: float, max_step: float | None,
+                    extra: dict) -> Settings:
+    """Check the tolerances and options a user gave and name the one that is wrong."""
+    for name, value in (("rtol", rtol), ("atol", atol)):
+        if not isinstance(value, (int, float)) or not np.isfinite(value) or value <= 0:
+            raise SimulationError(f"{name} must be a positive number, got {value!r}.")
+    if max_step is not None and not (np.isfinite(max_step) and max_step > 0):
+        raise SimulationError(f"max_step must be a positive number or None, got {max_step!r}.")
+    known = {"max_num_steps", "max_order", "suppress_algebraic", "max_step_size"}
+    unknown = sorted(set(extra) - known)
+    if unknown:
+        raise SimulationError(
+            f"Unknown integrator_options {', '.join(unknown)}; known: {', '.join(sorted(known))} "
+            "(rtol, atol and max_step are arguments of simulate).")
+    settings = Settings(float(rtol), float(atol), max_step)
+    if "max_step_size" in extra:
+        settings.max_step = float(extra["max_step_size"])
+    if "max_num_steps" in extra:
+        settings.max_num_steps = int(extra["max_num_steps"])
+    if "max_order" in extra:
+        settings.max_order = int(extra["max_order"])
+    settings.suppress_algebraic = bool(extra.get("suppress_algebraic", False))
+    return settings
+
+
+def _algebraic_only(cs, grid, init, p) -> Solution:
+    """No states: solve the algebraic equations at every output time."""
+    n_z = cs.z.numel()
+    zs = np.zeros((n_z, grid.size))
+    z = init.z0
+    for k, tk in enumerate(grid):
+        if n_z:
+            z = solve_algebraic(cs, p, float(tk), np.zeros(0), z)
+        zs[:, k] = z
+    return Solution(cs, grid, np.zeros((0, grid.size)), zs, p, init.defaulted)
 
 
 def _check_initial_derivatives(cs, t0, init, p) -> None:
@@ -142,82 +160,6 @@ def _initialize_with_branches(cs, p: np.ndarray, t0: float):
         init = initialize(cs, p, t0)
     raise SimulationError("The event_if branches at the start time do not settle: their "
                           "conditions change with the initial values they select.")
-
-
-def _integrate(cs, grid, x0, z0, p, rtol, atol, max_step, extra):
-    n_x, n_z = cs.x.numel(), cs.z.numel()
-    if n_x == 0:
-        # Nothing to integrate: solve the algebraic equations at every output time.
-        zs = np.zeros((n_z, grid.size))
-        z = z0
-        for k, tk in enumerate(grid):
-            if n_z:
-                from .initialize import _solve_algebraic
-                z = _solve_algebraic(cs, p, float(tk), np.zeros(0), z)
-            zs[:, k] = z
-        return np.zeros((0, grid.size)), zs
-    plugin = "cvodes" if n_z == 0 else "idas"
-    opts = _integrator_options(rtol, atol, max_step, extra)
-    key = ("integrator", plugin, grid.tobytes(), tuple(sorted(
-        (k, repr(v)) for k, v in opts.items())))
-    integ = cs._functions.get(key)
-    if integ is None:
-        dae = {"x": cs.x, "p": cs.p, "t": cs.t, "ode": cs.ode}
-        if n_z:
-            dae["z"] = cs.z
-            dae["alg"] = cs.alg
-        try:
-            integ = ca.integrator("sim", plugin, dae, float(grid[0]), grid[1:], opts)
-        except RuntimeError as exc:
-            raise SimulationError(f"CasADi rejected the integrator options {opts}: {exc}") from exc
-        cs._functions = {k: v for k, v in cs._functions.items() if k[0] != "integrator"} \
-            if isinstance(cs._functions, dict) else {}
-        cs._functions[key] = integ
-    args = {"x0": x0, "p": p}
-    if n_z:
-        args["z0"] = z0
-    try:
-        try:
-            out = integ(**args)
-        except RuntimeError as exc:
-            if "IDA_LINESEARCH_FAIL" not in str(exc):
-                raise
-            steps = np.diff(grid)
-            if not np.allclose(steps, steps[0], rtol=1e-9, atol=0.0):
-                raise
-            out = exact_start_integrator(cs, float(steps[0]), grid.size - 1, opts, x0, z0, p,
-                                         float(grid[0]))
-            out = {"xf": out["xf"], "zf": out["zf"]}
-    except RuntimeError as exc:
-        raise SimulationError(
-            f"The integrator ({plugin.upper()}) failed: {_short(exc)}. Try a smaller rtol/atol "
-            "or max_step, check the model near the reported time, or look for a singular "
-            "configuration.") from exc
-    # one copy only: the first column is the start, the others come from the integrator
-    xs = np.empty((n_x, grid.size))
-    xs[:, 0] = x0
-    xs[:, 1:] = out["xf"].full()
-    if n_z:
-        zs = np.empty((n_z, grid.size))
-        zs[:, 0] = z0
-        zs[:, 1:] = out["zf"].full()
-    else:
-        zs = np.zeros((0, grid.size))
-    return xs, zs
-
-
-def _integrator_options(rtol, atol, max_step, extra) -> dict:
-    opts = {"reltol": rtol, "abstol": atol}
-    if max_step is not None:
-        opts["max_step_size"] = max_step
-    opts.update(extra)
-    return opts
-
-
-def _short(exc: Exception) -> str:
-    text = str(exc).strip().splitlines()
-    keep = [line for line in text if "Error" in line or "failed" in line or "t =" in line]
-    return " ".join((keep or text)[-3:])[:500]
 
 
 __all__ = ["simulate", "simulate_compiled", "output_grid", "AcausalError"]

@@ -57,8 +57,9 @@ class Solution:
             # Observed variables: one evaluation of the observed function per output time.
             f = cs.function("observed")
             n = self.t.size
-            values = np.array(f.map(n)(self.t.reshape(1, -1), self.x, self.z,
-                                       np.tile(self._p.reshape(-1, 1), (1, n))))
+            p_cols = self._p_history if self._p_history is not None \
+                else np.tile(self._p.reshape(-1, 1), (1, n))
+            values = np.array(f.map(n)(self.t.reshape(1, -1), self.x, self.z, p_cols))
             bad = ~np.all(np.isfinite(values), axis=1)
             if bad.any():
                 from .errors import SimulationError

@@ -162,7 +162,8 @@ def test_slipping_wheel_thrown_final_speed():
     # sliding at first: the ground force on the wheel (-f_long) is -mu_S m g
     assert -sol["wheel.f_long"][1] == pytest.approx(-0.4 * M * G, rel=1e-3)
     assert sol["wheel.f"][1] < 0  # f = f_n*mu with f_n < 0
-    assert np.all(np.diff(sol["wheel.v"]) <= 1e-12)
+    # never faster (friction only brakes), up to the integrator's relative accuracy rtol * v0
+    assert np.all(np.diff(sol["wheel.v"]) <= TIGHT["rtol"] * v0)
 
 
 def test_slipping_wheel_torque_drive_rolls_forward():
