@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx
+import numpy as np
 import sympy as sp
 
 from .errors import ModelDefinitionError, UnconnectedConnectorError
@@ -40,6 +41,7 @@ class FlatVariable:
     state_priority: float
     origin: str  # path of the declaring component (or connector)
     kind: str  # "variable", "potential" or "flow"
+    nominal: float | None = None  # typical magnitude (Modelica nominal); None: derived
 
 
 @dataclass
@@ -300,9 +302,27 @@ def _check_events(flat: FlatSystem) -> None:
 
 def _flat_variables(bv: BoundVariable, node: Node) -> list[FlatVariable]:
     d = bv.decl
+    nominal = _nominal(d.get("nominal"), node, bv)
     return [FlatVariable(name, symbol, start, bool(d.get("fixed")), guess, d.get("unit"),
-                         d.get("description"), float(d.get("state_priority")), node.path, d.kind)
-            for name, symbol, start, guess in bv.scalars()]
+                         d.get("description"), float(d.get("state_priority")), node.path, d.kind,
+                         nominal[k] if isinstance(nominal, list) else nominal)
+            for k, (name, symbol, start, guess) in enumerate(bv.scalars())]
+
+
+def _nominal(value, node: Node, bv: BoundVariable):
+    """A positive finite number (or one per element of a vector variable), or None."""
+    if value is None:
+        return None
+    values = list(value) if isinstance(value, (list, tuple)) else [value]
+    try:
+        numbers = [float(v) for v in values]
+    except (TypeError, ValueError):
+        numbers = []
+    if not numbers or not all(np.isfinite(v) and v > 0 for v in numbers):
+        raise ModelDefinitionError(
+            f"{node.path or 'model'}: nominal={value!r} of a variable must be a positive finite "
+            "number (its typical magnitude, in its unit).")
+    return numbers if isinstance(value, (list, tuple)) else numbers[0]
 
 
 def _owned_by(connector: Connector, comp: Component) -> bool:

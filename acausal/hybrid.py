@@ -111,10 +111,11 @@ class TimeEvents:
         self.rows = rows
         indicators = [g for ev in cs.events for g in ev.indicators]
         g = ca.vertcat(*[indicators[i] for i in rows]) if rows else ca.SX(0, 1)
-        self.g = ca.Function("time_indicators", [cs.t, cs.p], [g])
-        self.dg = ca.Function("time_indicator_rates", [cs.t, cs.p], [ca.jacobian(g, cs.t)])
-        self.g_block = self.g.map(TIME_EVENT_BLOCK)
-        self.dg_block = self.dg.map(TIME_EVENT_BLOCK)
+        if rows:
+            self.g = ca.Function("time_indicators", [cs.t, cs.p], [g])
+            self.dg = ca.Function("time_indicator_rates", [cs.t, cs.p], [ca.jacobian(g, cs.t)])
+            self.g_block = self.g.map(TIME_EVENT_BLOCK)
+            self.dg_block = self.dg.map(TIME_EVENT_BLOCK)
         self.h = max(t1 - t0, 1e-300) / TIME_EVENT_SAMPLES
         self.t1 = t1
 
@@ -279,20 +280,21 @@ class HybridSimulation:
         return self.solve_algebraic(self.cur, self.p, t, x, z_guess)
 
     def problem(self) -> sundials.Problem:
+        """The solver problem of the current realisation, set up for this run."""
         cur = self.cur
         key = id(cur)
-        prob = self.problems.get(key)
-        if prob is None:
+        entry = self.problems.get(key)
+        if entry is None:
             rows, _ = split_indicators(cur)
-            nominal = sundials.nominal_values(cur, self.x, self.z)
-            prob = sundials.Problem(cur, rows, nominal, self.settings)
+            prob = sundials.problem_for(cur, rows)
             t0 = float(self.grid[0])
-            if self.progress is not None:
+            report = None
+            if self.progress is not None and self.progress.enabled:
                 bar = self.progress
-                prob.progress = lambda t: bar.update(t - t0)
-            self.problems[key] = (cur, prob)  # keep cur alive so that id(cur) stays unique
-        else:
-            prob = prob[1]
+                report = lambda t: bar.update(t - t0)  # noqa: E731
+            prob.begin(sundials.nominal_values(cur, self.x, self.z), self.settings, report)
+            entry = self.problems[key] = (cur, prob)  # cur kept alive: id(cur) stays unique
+        prob = entry[1]
         self.interrupt.problem = prob
         prob.interrupted = self.interrupt.flag
         return prob
@@ -330,9 +332,10 @@ class HybridSimulation:
     def solution(self, interrupted: bool = False) -> Solution:
         k = self.n_stored
         t = np.concatenate([b[1] for b in self.blocks]) if self.blocks else self.grid[:0]
-        p_hist = np.concatenate([np.tile(b[4].reshape(-1, 1), (1, b[1].size))
-                                 for b in self.blocks], axis=1) if self.blocks \
-            else np.zeros((self.p.size, 0))
+        p_hist = None  # parameters at every output time, when discrete variables changed
+        if any(not np.array_equal(b[4], self.p) for b in self.blocks):
+            p_hist = np.concatenate([np.tile(b[4].reshape(-1, 1), (1, b[1].size))
+                                     for b in self.blocks], axis=1)
         if all(b[0] is self.root for b in self.blocks):
             nx, nz = self.root.x.numel(), self.root.z.numel()
             xs = np.concatenate([b[2] for b in self.blocks], axis=1) if self.blocks \
@@ -665,7 +668,7 @@ class HybridSimulation:
             advice = ("The requested accuracy cannot be met at the size of these variables: "
                       "use a larger rtol/atol, or declare nominal values (Variable(nominal=...)) "
                       "for variables much smaller or larger than 1.")
-        elif flag.endswith("TOO_MUCH_WORK"):
+        elif flag.endswith("TOO_MUCH_WORK") and "t + h = t" not in prob.last_message:
             advice = ("The solver needed more than max_num_steps steps between two output "
                       "points: the model is very stiff or fast here; use a finer output grid or "
                       "integrator_options={'max_num_steps': ...}, or check these variables.")
@@ -675,8 +678,9 @@ class HybridSimulation:
                       "discontinuity that is not declared as an event. If atol is far below "
                       "the variables' rounding error (e.g. atol < 1e-12 for values of order "
                       "1e4), a larger atol or nominal values are the fix, not a smaller one.")
+        said = f" ({prob.last_message})" if prob.last_message else ""
         self._raise(
-            f"The integrator ({prob.solver_name}) failed with {flag} at t = {t:.10g} with "
+            f"The integrator ({prob.solver_name}) failed with {flag}{said} at t = {t:.10g} with "
             f"states {', '.join(cur.state_names) or '-'}. Largest relative to their nominal "
             f"values: {named}. {advice} The solution up to the failure is on the exception "
             "(err.solution).")

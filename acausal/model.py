@@ -60,9 +60,14 @@ class Variable:
         (higher is more preferred; default 0; Multibody.jl's joints use 10).
     shape:
         ``()`` for a scalar (default) or ``(n,)`` for an n-vector (a sympy column Matrix).
+    nominal:
+        Typical magnitude (Modelica's ``nominal``), in the variable's unit: the solvers scale the
+        variable by it and its absolute tolerance is ``atol * nominal``. When not given it is
+        derived from the start and initial values (see ``acausal.sundials.nominal_values``).
     """
 
-    _FIELDS = ("start", "fixed", "guess", "unit", "description", "state_priority", "shape")
+    _FIELDS = ("start", "fixed", "guess", "unit", "description", "state_priority", "shape",
+               "nominal")
     kind = "variable"
 
     def __init__(
@@ -75,15 +80,16 @@ class Variable:
         description: str | None = None,
         state_priority: float | None = None,
         shape: int | tuple[int, ...] | None = None,
+        nominal: float | None = None,
     ) -> None:
         if isinstance(shape, int):
             shape = (shape,)
         values = dict(start=start, fixed=fixed, guess=guess, unit=unit, description=description,
-                      state_priority=state_priority, shape=shape)
+                      state_priority=state_priority, shape=shape, nominal=nominal)
         self._given = {k: v for k, v in values.items() if v is not None}
 
     _DEFAULTS = dict(start=None, fixed=False, guess=None, unit=None, description="",
-                     state_priority=0, shape=())
+                     state_priority=0, shape=(), nominal=None)
 
     def get(self, field: str):
         """The effective value of a field (the declared one, else the default)."""

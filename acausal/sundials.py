@@ -16,10 +16,15 @@ of a variable is ``atol * nominal``, the usual meaning in Modelica tools.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import warnings
 from dataclasses import dataclass
 
 import casadi as ca
 import numpy as np
+import sksundae as sun
+from scipy.sparse import csc_matrix
 
 #: Systems with at least this many unknowns use the sparse direct solver (SuperLU_MT).
 SPARSE_FROM = 60
@@ -65,16 +70,66 @@ def flag_name(solver: str, status: int) -> str:
     return table.get(int(status), f"{solver} flag {int(status)}")
 
 
+def _last_solver_message(text: str) -> str:
+    """The last distinct message SUNDIALS printed, without its [LEVEL][rank][file:line]
+    prefixes."""
+    import re
+
+    messages = []
+    for part in re.split(r"\[(?:WARNING|ERROR|INFO|DEBUG)\]|\n\s*\n", text):
+        clean = " ".join(re.sub(r"^(\s*\[[^\]]*\])+", "", part.strip()).split())
+        if clean and "has been issued mxhnil times" not in clean and clean not in messages:
+            messages.append(clean)
+    return messages[-1][:300] if messages else ""
+
+
+@contextlib.contextmanager
+def _captured_fd1():
+    """Redirect the process's standard output (file descriptor 1, where the C library's
+    logger writes) to a temporary file while a solver runs; yields a list whose one item is
+    the text written, once the block has ended."""
+    import ctypes
+    import os
+    import sys
+    import tempfile
+
+    try:
+        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else 1
+        saved = os.dup(fd)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        yield [""]
+        return
+    libc = ctypes.CDLL(None)
+    with tempfile.TemporaryFile(mode="w+b") as tmp:
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass
+        os.dup2(tmp.fileno(), fd)
+        text = [""]
+        try:
+            yield text
+        finally:
+            libc.fflush(None)
+            os.dup2(saved, fd)
+            os.close(saved)
+            tmp.seek(0)
+            text[0] = tmp.read().decode("utf-8", "replace")
+
+
 class Buffered:
-    """A CasADi Function evaluated into preallocated numpy arrays (no conversions per call)."""
+    """A CasADi Function evaluated into preallocated numpy arrays (no conversions per call).
+
+    ``arg[name]`` and ``out[i]`` are the arrays the function reads and writes.
+    """
 
     def __init__(self, f: ca.Function) -> None:
         self.function = f
-        self.args = [np.zeros(f.nnz_in(i)) for i in range(f.n_in())]
+        self.arg = {f.name_in(i): np.zeros(f.nnz_in(i)) for i in range(f.n_in())}
         self.out = [np.zeros(f.nnz_out(i)) for i in range(f.n_out())]
         self._buf, self._eval = f.buffer()
-        for i, a in enumerate(self.args):
-            self._buf.set_arg(i, memoryview(a))
+        for i in range(f.n_in()):
+            self._buf.set_arg(i, memoryview(self.arg[f.name_in(i)]))
         for i, r in enumerate(self.out):
             self._buf.set_res(i, memoryview(r))
 
@@ -92,6 +147,16 @@ class Settings:
     max_num_steps: int = MAX_NUM_STEPS
     max_order: int | None = None
     suppress_algebraic: bool = False
+
+
+def problem_for(cs, rows: list[int]) -> Problem:
+    """The (cached) SUNDIALS problem of a compiled realisation: its CasADi functions and
+    Jacobian are built once, whatever the parameters, nominal values and tolerances."""
+    cache = cs._functions.setdefault("sundials_problems", {})
+    key = tuple(rows)
+    if key not in cache:
+        cache[key] = Problem(cs, rows)
+    return cache[key]
 
 
 def nominal_values(cs, x0: np.ndarray, z0: np.ndarray) -> np.ndarray:
@@ -137,81 +202,87 @@ class Problem:
     stops the solver cleanly when the run is interrupted (Ctrl-C).
     """
 
-    def __init__(self, cs, rows: list[int], nominal: np.ndarray, settings: Settings) -> None:
+    def __init__(self, cs, rows: list[int]) -> None:
         self.cs = cs
-        self.settings = settings
         self.n_x, self.n_z = cs.x.numel(), cs.z.numel()
         self.is_dae = self.n_z > 0
         self.solver_name = "IDA" if self.is_dae else "CVODE"
-        self.nominal = np.asarray(nominal, float)
         self.rows = list(rows)  # indices into cs's event indicators handled by root finding
         n = self.n_x + self.n_z
         t, p = cs.t, cs.p
-        u = ca.SX.sym("u", n)
-        d = ca.DM(self.nominal)
+        u, d = ca.SX.sym("u", n), ca.SX.sym("d", n)  # scaled unknowns, nominal values
         scaled = d * u  # y in terms of the scaled unknowns
         y_sym = ca.vertcat(cs.x, cs.z)
         ode = ca.substitute([cs.ode, cs.alg], [y_sym], [scaled])
-        f_scaled = ode[0] / ca.DM(self.nominal[:self.n_x])
+        f_scaled = ode[0] / d[:self.n_x] if self.n_x else ode[0]
         indicators = [g for ev in cs.events for g in ev.indicators]
         g_rows = ca.vertcat(*[indicators[i] for i in self.rows]) if self.rows else ca.SX(0, 1)
         g_rows = ca.substitute(g_rows, y_sym, scaled)
-        self.row_scale = np.ones(0)
+        names = ["t", "u", "p", "d"]
+        self._g = Buffered(ca.Function("roots", [t, u, p, d], [g_rows], names, ["g"]))
+        if not self.is_dae:
+            jac = ca.jacobian(f_scaled, u)
+            self._f = Buffered(ca.Function("rhs", [t, u, p, d], [f_scaled], names, ["f"]))
+            self._jac = Buffered(ca.Function("rhs_jac", [t, u, p, d], [jac], names, ["j"]))
+            sparsity = jac.sparsity()
+        else:
+            up, cj, r = ca.SX.sym("up", n), ca.SX.sym("cj"), ca.SX.sym("r", self.n_z)
+            alg = ode[1]
+            res = ca.vertcat(up[:self.n_x] - f_scaled, alg / r)
+            jac = ca.jacobian(res, u) + cj * ca.jacobian(res, up)
+            dae_names = ["t", "u", "up", "p", "d", "r", "cj"]
+            self._f = Buffered(ca.Function("res", [t, u, up, p, d, r], [res], dae_names[:6],
+                                           ["res"]))
+            self._jac = Buffered(ca.Function("res_jac", [t, u, up, p, d, r, cj], [jac],
+                                             dae_names, ["j"]))
+            self._alg_jac = ca.Function("alg_jac", [t, u, p, d], [ca.jacobian(alg, u)])
+            self._xdot = ca.Function("xdot", [t, u, p, d], [f_scaled])
+            sparsity = jac.sparsity()
+        self.sparse = n >= SPARSE_FROM
+        self._rows_nz, self._cols_nz = sparsity.get_triplet()
+        self._solver = None
+        self._solver_settings: Settings | None = None
+        self.settings: Settings | None = None
+        self.nominal = np.ones(n)
+        self.row_scale = np.ones(self.n_z)
         self.interrupted = False
         self.calls = 0
         self.progress = None
-        if not self.is_dae:
-            jac = ca.jacobian(f_scaled, u)
-            self._f = Buffered(ca.Function("rhs", [t, u, p], [f_scaled]))
-            self._jac = Buffered(ca.Function("rhs_jac", [t, u, p], [jac]))
-            self._g = Buffered(ca.Function("roots", [t, u, p], [g_rows]))
-            sparsity = jac.sparsity()
-        else:
-            up = ca.SX.sym("up", n)
-            alg = ode[1]
-            # row equilibration of the algebraic equations at the start point
-            self.row_scale = np.ones(self.n_z)
-            res = ca.vertcat(up[:self.n_x] - f_scaled, alg)
-            cj = ca.SX.sym("cj")
-            jac = ca.jacobian(res, u) + cj * ca.jacobian(res, up)
-            self._res_unscaled_jac = ca.Function("alg_jac", [t, u, p], [ca.jacobian(alg, u)])
-            r_sym = ca.SX.sym("r", self.n_z)
-            res_s = ca.vertcat(res[:self.n_x], res[self.n_x:] / r_sym)
-            jac_s = ca.vertcat(jac[:self.n_x, :], jac[self.n_x:, :] / ca.repmat(r_sym, 1, n))
-            self._f = Buffered(ca.Function("res", [t, u, up, p, r_sym], [res_s]))
-            self._jac = Buffered(ca.Function("res_jac", [t, u, up, p, cj, r_sym], [jac_s]))
-            self._g = Buffered(ca.Function("roots", [t, u, p], [g_rows]))
-            self._xdot = ca.Function("xdot", [t, u, p], [f_scaled])
-            sparsity = jac_s.sparsity()
-        self.sparse = n >= SPARSE_FROM
-        self._rows_nz, self._cols_nz = sparsity.get_triplet()
-        self._pattern = sparsity
-        self._solver = None
-        self._p_key: bytes | None = None
+        self._equilibrated = False
 
     # -- set-up ------------------------------------------------------------------------------
+    def begin(self, nominal: np.ndarray, settings: Settings, progress=None) -> None:
+        """A new run: nominal values, settings and the progress callback."""
+        self.nominal = np.asarray(nominal, float)
+        for b in (self._f, self._jac, self._g):
+            b.arg["d"][:] = self.nominal
+        self.settings = settings
+        self.progress = progress
+        self.interrupted = False
+        self.calls = 0
+        self._equilibrated = False
+
     def set_parameters(self, p: np.ndarray, t: float, y: np.ndarray) -> None:
-        """New parameters (and discrete variables); DAEs re-equilibrate their rows at (t, y)."""
+        """New parameters (and discrete variables); a DAE equilibrates its algebraic rows at
+        the first (t, y) of a run."""
         p = np.asarray(p, float)
         for b in (self._f, self._jac, self._g):
-            b.args[2 if not self.is_dae or b is self._g else 3][:] = p
-        if self.is_dae and self._p_key is None:
-            u = y / self.nominal
-            jm = np.abs(np.array(self._res_unscaled_jac(t, u, p).full()))
-            scale = jm.max(axis=1) if jm.size else np.ones(self.n_z)
-            scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
-            self.row_scale = scale
-            self._f.args[4][:] = scale
-            self._jac.args[5][:] = scale
+            b.arg["p"][:] = p
         self._p = p.copy()
-        self._p_key = p.tobytes()
+        if self.is_dae and not self._equilibrated:
+            u = y / self.nominal
+            jm = np.abs(np.array(self._alg_jac(t, u, p, self.nominal).full()))
+            scale = jm.max(axis=1) if jm.size else np.ones(self.n_z)
+            self.row_scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
+            self._f.arg["r"][:] = self.row_scale
+            self._jac.arg["r"][:] = self.row_scale
+            self._equilibrated = True
 
     def _solver_for(self):
-        if self._solver is not None:
+        if self._solver is not None and self._solver_settings == self.settings:
             return self._solver
-        import sksundae as sun
-
         s = self.settings
+        self._solver_settings = s
         n = self.n_x + self.n_z
         opts = dict(rtol=s.rtol, atol=s.atol, max_num_steps=s.max_num_steps)
         if s.max_step is not None:
@@ -219,12 +290,18 @@ class Problem:
         if s.max_order is not None:
             opts["max_order"] = int(s.max_order)
         if self.sparse:
-            from scipy.sparse import csc_matrix
-
             pattern = csc_matrix((np.ones(len(self._rows_nz)), (self._rows_nz, self._cols_nz)),
                                  shape=(n, n))
             opts.update(linsolver="sparse", sparsity=pattern)
         n_roots = len(self.rows) + 1  # + the interrupt indicator
+        with warnings.catch_warnings():
+            # scikit-sundae warns that our exact Jacobian replaces its sparse approximation
+            warnings.simplefilter("ignore", UserWarning)
+            self._solver = self._create(sun, opts, n, n_roots)
+        return self._solver
+
+    def _create(self, sun, opts: dict, n: int, n_roots: int):
+        s = self.settings
         if self.is_dae:
             if s.suppress_algebraic:
                 atol = np.full(n, s.atol)
@@ -233,20 +310,17 @@ class Problem:
             opts.update(algebraic_idx=list(range(self.n_x, n)))
             roots = self._root_function(dae=True)
             roots.terminal, roots.direction = [True] * n_roots, [0] * n_roots
-            self._solver = sun.ida.IDA(self._residual_function(), jacfn=self._jacobian_function(),
-                                       eventsfn=roots, num_events=n_roots, **opts)
-        else:
-            roots = self._root_function(dae=False)
-            roots.terminal, roots.direction = [True] * n_roots, [0] * n_roots
-            self._solver = sun.cvode.CVODE(self._residual_function(),
-                                           jacfn=self._jacobian_function(), eventsfn=roots,
-                                           num_events=n_roots, **opts)
-        return self._solver
+            return sun.ida.IDA(self._residual_function(), jacfn=self._jacobian_function(),
+                               eventsfn=roots, num_events=n_roots, **opts)
+        roots = self._root_function(dae=False)
+        roots.terminal, roots.direction = [True] * n_roots, [0] * n_roots
+        return sun.cvode.CVODE(self._residual_function(), jacfn=self._jacobian_function(),
+                               eventsfn=roots, num_events=n_roots, **opts)
 
     # -- callbacks (hot: closures over local names, no attribute look-ups per call) -----------
     def _residual_function(self):
         f = self._f
-        call, t_in, u_in, out = f, f.args[0], f.args[1], f.out[0]
+        call, t_in, u_in, out = f, f.arg["t"], f.arg["u"], f.out[0]
         every = PROGRESS_EVERY
         me = self
 
@@ -261,7 +335,7 @@ class Problem:
                     me._report(t)
             return rhs
 
-        up_in = f.args[2]
+        up_in = f.arg["up"]
 
         def residual(t, y, yp, res):
             t_in[0] = t
@@ -282,7 +356,7 @@ class Problem:
 
     def _jacobian_function(self):
         j = self._jac
-        call, t_in, u_in, out = j, j.args[0], j.args[1], j.out[0]
+        call, t_in, u_in, out = j, j.arg["t"], j.arg["u"], j.out[0]
         rows, cols, sparse = self._rows_nz, self._cols_nz, self.sparse
 
         if not self.is_dae:
@@ -296,7 +370,7 @@ class Problem:
                     jj[rows, cols] = out
             return jacobian
 
-        up_in, cj_in = j.args[2], j.args[4]
+        up_in, cj_in = j.arg["up"], j.arg["cj"]
 
         def jacobian_dae(t, y, yp, res, cj, jj):
             t_in[0] = t
@@ -312,7 +386,7 @@ class Problem:
 
     def _root_function(self, dae: bool):
         g = self._g
-        call, t_in, u_in, out = g, g.args[0], g.args[1], g.out[0]
+        call, t_in, u_in, out = g, g.arg["t"], g.arg["u"], g.out[0]
         me = self
 
         def roots(t, y, events):
@@ -334,7 +408,7 @@ class Problem:
         """Consistent u' at a consistent point: x' = f exactly, z' = 0 (unused by IDA's
         residual; its error test starts from it)."""
         up = np.zeros(u.size)
-        up[:self.n_x] = np.array(self._xdot(t, u, self._p).full()).ravel()
+        up[:self.n_x] = np.array(self._xdot(t, u, self._p, self.nominal).full()).ravel()
         return up
 
     def solve(self, tspan: np.ndarray, y0: np.ndarray):
@@ -342,22 +416,39 @@ class Problem:
         ``y0 = [x; z]`` (consistent). Returns the scikit-sundae result with unscaled ``y``."""
         solver = self._solver_for()
         u0 = y0 / self.nominal
-        if self.is_dae:
-            out = solver.solve(tspan, u0, self.start_derivative(float(tspan[0]), u0))
-        else:
-            out = solver.solve(tspan, u0)
+        with self._quiet():
+            if self.is_dae:
+                out = solver.solve(tspan, u0, self.start_derivative(float(tspan[0]), u0))
+            else:
+                out = solver.solve(tspan, u0)
         out.y = out.y * self.nominal
         return out
 
     def init_step(self, t0: float, y0: np.ndarray) -> None:
         solver = self._solver_for()
         u0 = y0 / self.nominal
-        if self.is_dae:
-            solver.init_step(t0, u0, self.start_derivative(t0, u0))
-        else:
-            solver.init_step(t0, u0)
+        with self._quiet():
+            if self.is_dae:
+                solver.init_step(t0, u0, self.start_derivative(t0, u0))
+            else:
+                solver.init_step(t0, u0)
 
     def step(self, t_out: float, t_stop: float | None):
-        out = self._solver_for().step(t_out, tstop=t_stop)
+        with self._quiet():
+            out = self._solver_for().step(t_out, tstop=t_stop)
         out.y = out.y * self.nominal
         return out
+
+    @contextlib.contextmanager
+    def _quiet(self):
+        """SUNDIALS' own messages (scikit-sundae's prints and the C library's warnings on file
+        descriptor 1) are kept for our error text instead of reaching the user's terminal:
+        ``last_message``."""
+        buffer = io.StringIO()
+        with _captured_fd1() as c_text, contextlib.redirect_stdout(buffer):
+            yield
+        text = (buffer.getvalue() + c_text[0]).strip()
+        if text:
+            self.last_message = _last_solver_message(text)
+
+    last_message = ""
