@@ -189,6 +189,8 @@ def _portable_error(exc: BaseException) -> tuple[BaseException, str | None]:
     """The exception if it survives pickling (it crosses a process boundary), else a stand-in."""
     tb = None if isinstance(exc, AcausalError) else "".join(
         traceback.format_exception(type(exc), exc, exc.__traceback__))
+    if getattr(exc, "solution", None) is not None:
+        exc.solution = None  # partial results hold the compiled system: not sent back
     try:
         pickle.loads(pickle.dumps(exc))
     except Exception:  # noqa: BLE001
