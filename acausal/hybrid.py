@@ -54,6 +54,9 @@ CHATTER_FRACTION = 1e-6
 #: steady ratio) towards an accumulation point inside the simulated time.
 ZENO_EVENTS = 6
 MAX_POLISHED_ALGEBRAICS = 40
+#: A located state event lies past the crossing by more than this many ulp of the indicator's
+#: terms (sum of |dg/dy| * |y|).
+ROOT_NOISE = 100
 #: Time events: samples of a time-only indicator over the whole run when searching its roots.
 TIME_EVENT_SAMPLES = 20_000
 TIME_EVENT_BLOCK = 1024
@@ -492,12 +495,13 @@ class HybridSimulation:
         while k < grid.size:
             if self.interrupt.flag:
                 return True
-            if abs(grid[k] - t) <= 1e-14 * max(1.0, abs(t)):
-                # the start, or an event exactly at an output point: store the values after it
+            while k < grid.size and grid[k] <= t + 1e-14 * max(1.0, abs(t)):
+                # the start, or an event at an output point (or a few ulp after one, where the
+                # located event was moved past its crossing): store the values after it
                 self.store(np.array([grid[k]]), self.x.reshape(-1, 1), self.z.reshape(-1, 1))
                 k += 1
-                if k == grid.size:
-                    break
+            if k == grid.size:
+                break
             # the next stop: the end or the next time event
             te = self.schedule()
             t_time = te.next_root(t, self.p, te.values(t, self.p)) if te.rows else None
@@ -576,7 +580,8 @@ class HybridSimulation:
         SUNDIALS returns a root where the indicator may be exactly zero (or on the old side by
         rounding), where a relation such as ``x > 21`` is still false. Step on a few ulp at a
         time (explicit Euler: over 1e-13 s its error is ~1e-26) until one of the indicators
-        SUNDIALS ``reported`` (positions in ``prob.rows``) is across.
+        SUNDIALS ``reported`` (positions in ``prob.rows``) is across, by more than its
+        rounding noise.
         """
         rows = [prob.rows[i] for i in reported if i < len(prob.rows)]
         if not rows:
@@ -586,9 +591,22 @@ class HybridSimulation:
         n_x = cur.x.numel()
         g0 = np.array(g_all(t_start, y_start[:n_x], y_start[n_x:], self.p)).ravel()[rows]
 
+        # past the crossing by more than the indicator's rounding noise (estimated from its
+        # sensitivities): otherwise re-solving the algebraic variables at the event can flip a
+        # relation back (event iteration would then toggle a branch forever)
+        jac = cur._functions.get("event_indicator_jacobian")
+        if jac is None:
+            w = ca.vertcat(cur.x, cur.z)
+            g_sym = ca.vertcat(*[g for ev in cur.events for g in ev.indicators])
+            jac = ca.Function("gjac", [cur.t, cur.x, cur.z, cur.p], [ca.jacobian(g_sym, w)])
+            cur._functions["event_indicator_jacobian"] = jac
+        size = np.maximum(np.abs(y_root), prob.nominal)
+        sens = np.abs(np.array(jac(t_root, y_root[:n_x], y_root[n_x:], self.p))[rows]) @ size
+        noise = ROOT_NOISE * np.finfo(float).eps * sens
+
         def across(t, y):
             g1 = np.array(g_all(t, y[:n_x], y[n_x:], self.p)).ravel()[rows]
-            return bool(np.any(crossed(g0, g1)))
+            return bool(np.any(crossed(g0, g1) & (np.abs(g1) > noise)))
 
         if across(t_root, y_root):
             return t_root, y_root
