@@ -121,6 +121,7 @@ class TimeEvents:
             self.dg_block = self.dg.map(TIME_EVENT_BLOCK)
         self.h = max(t1 - t0, 1e-300) / TIME_EVENT_SAMPLES
         self.t1 = t1
+        self._last: tuple | None = None
 
     def values(self, t: float, p: np.ndarray) -> np.ndarray:
         return np.array(self.g(t, p).full()).ravel()
@@ -130,6 +131,19 @@ class TimeEvents:
         ``g_from`` (the first representable time on the new side), or None."""
         if not self.rows or t_from >= self.t1:
             return None
+        # the previous answer stands while the parameters (discrete variables) and the sides of
+        # the indicators are the same and its root has not been reached
+        key = (p.tobytes(), np.sign(g_from).tobytes())
+        if self._last is not None:
+            last_key, last_from, last_root = self._last
+            if last_key == key and last_from <= t_from and (last_root is None
+                                                             or t_from < last_root):
+                return last_root
+        root = self._search(t_from, p, g_from)
+        self._last = (key, t_from, root)
+        return root
+
+    def _search(self, t_from: float, p: np.ndarray, g_from: np.ndarray) -> float | None:
         t_a = t_from
         while t_a < self.t1:
             ts = t_a + self.h * np.arange(1, TIME_EVENT_BLOCK + 1)
