@@ -83,6 +83,9 @@ def _last_solver_message(text: str) -> str:
     return messages[-1][:300] if messages else ""
 
 
+_CAPTURE_FILE = None
+
+
 @contextlib.contextmanager
 def _captured_fd1():
     """Redirect the process's standard output (file descriptor 1, where the C library's
@@ -93,28 +96,33 @@ def _captured_fd1():
     import sys
     import tempfile
 
+    global _CAPTURE_FILE
     try:
         fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else 1
         saved = os.dup(fd)
     except (OSError, ValueError, io.UnsupportedOperation):
         yield [""]
         return
-    libc = ctypes.CDLL(None)
-    with tempfile.TemporaryFile(mode="w+b") as tmp:
-        try:
-            sys.stdout.flush()
-        except (OSError, ValueError):
-            pass
-        os.dup2(tmp.fileno(), fd)
-        text = [""]
-        try:
-            yield text
-        finally:
-            libc.fflush(None)
-            os.dup2(saved, fd)
-            os.close(saved)
-            tmp.seek(0)
-            text[0] = tmp.read().decode("utf-8", "replace")
+    if _CAPTURE_FILE is None or _CAPTURE_FILE[0] != os.getpid():
+        # one per process (a forked worker must not share its parent's file offset)
+        _CAPTURE_FILE = (os.getpid(), tempfile.TemporaryFile(mode="w+b"))
+    tmp = _CAPTURE_FILE[1]
+    tmp.seek(0)
+    tmp.truncate()
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    os.dup2(tmp.fileno(), fd)
+    text = [""]
+    try:
+        yield text
+    finally:
+        ctypes.CDLL(None).fflush(None)
+        os.dup2(saved, fd)
+        os.close(saved)
+        tmp.seek(0)
+        text[0] = tmp.read().decode("utf-8", "replace")
 
 
 class Buffered:
@@ -246,18 +254,22 @@ class Problem:
         self.nominal = np.ones(n)
         self.row_scale = np.ones(self.n_z)
         self.interrupted = False
+        self.interruptible = False
         self.calls = 0
         self.progress = None
         self._equilibrated = False
 
     # -- set-up ------------------------------------------------------------------------------
     def begin(self, nominal: np.ndarray, settings: Settings, progress=None) -> None:
-        """A new run: nominal values, settings and the progress callback."""
+        """A new run: nominal values, settings and the progress callback (with a progress
+        callback the solver also gets the interrupt root function: Ctrl-C stops it cleanly;
+        root functions that never change sign do not change the integration)."""
         self.nominal = np.asarray(nominal, float)
         for b in (self._f, self._jac, self._g):
             b.arg["d"][:] = self.nominal
         self.settings = settings
         self.progress = progress
+        self.interruptible = progress is not None
         self.interrupted = False
         self.calls = 0
         self._equilibrated = False
@@ -279,10 +291,11 @@ class Problem:
             self._equilibrated = True
 
     def _solver_for(self):
-        if self._solver is not None and self._solver_settings == self.settings:
+        key = (self.settings, self.interruptible)
+        if self._solver is not None and self._solver_settings == key:
             return self._solver
         s = self.settings
-        self._solver_settings = s
+        self._solver_settings = key
         n = self.n_x + self.n_z
         opts = dict(rtol=s.rtol, atol=s.atol, max_num_steps=s.max_num_steps)
         if s.max_step is not None:
@@ -293,7 +306,7 @@ class Problem:
             pattern = csc_matrix((np.ones(len(self._rows_nz)), (self._rows_nz, self._cols_nz)),
                                  shape=(n, n))
             opts.update(linsolver="sparse", sparsity=pattern)
-        n_roots = len(self.rows) + 1  # + the interrupt indicator
+        n_roots = len(self.rows) + (1 if self.interruptible else 0)  # + the interrupt one
         with warnings.catch_warnings():
             # scikit-sundae warns that our exact Jacobian replaces its sparse approximation
             warnings.simplefilter("ignore", UserWarning)
@@ -302,20 +315,20 @@ class Problem:
 
     def _create(self, sun, opts: dict, n: int, n_roots: int):
         s = self.settings
+        if n_roots:
+            roots = self._root_function(dae=self.is_dae)
+            roots.terminal, roots.direction = [True] * n_roots, [0] * n_roots
+            opts.update(eventsfn=roots, num_events=n_roots)
         if self.is_dae:
             if s.suppress_algebraic:
                 atol = np.full(n, s.atol)
                 atol[self.n_x:] = 1e6 * max(s.atol, 1.0)
                 opts["atol"] = atol
             opts.update(algebraic_idx=list(range(self.n_x, n)))
-            roots = self._root_function(dae=True)
-            roots.terminal, roots.direction = [True] * n_roots, [0] * n_roots
             return sun.ida.IDA(self._residual_function(), jacfn=self._jacobian_function(),
-                               eventsfn=roots, num_events=n_roots, **opts)
-        roots = self._root_function(dae=False)
-        roots.terminal, roots.direction = [True] * n_roots, [0] * n_roots
+                               **opts)
         return sun.cvode.CVODE(self._residual_function(), jacfn=self._jacobian_function(),
-                               eventsfn=roots, num_events=n_roots, **opts)
+                               **opts)
 
     # -- callbacks (hot: closures over local names, no attribute look-ups per call) -----------
     def _residual_function(self):
@@ -389,12 +402,15 @@ class Problem:
         call, t_in, u_in, out = g, g.arg["t"], g.arg["u"], g.out[0]
         me = self
 
+        n_rows = len(self.rows)
+
         def roots(t, y, events):
             t_in[0] = t
             u_in[:] = y
             call()
-            events[:-1] = out
-            events[-1] = -1.0 if me.interrupted else 1.0
+            events[:n_rows] = out
+            if me.interruptible:
+                events[n_rows] = -1.0 if me.interrupted else 1.0
 
         if not dae:
             return roots
