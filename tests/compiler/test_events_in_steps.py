@@ -49,7 +49,27 @@ class StateCondition(Component):
         return [When(self.y > LEVEL, assign(self.n, self.n + 1))]
 
 
-@pytest.mark.parametrize("model", [TimeCondition, StateCondition])
+class AlgebraicCondition(Component):
+    """The signal as an algebraic variable of a nonlinear loop, w + w^3/10 = y + y^3/10 (so
+    w = y): an index-1 DAE, root finding by IDA."""
+
+    y = Variable(start=0.0, fixed=True)
+    w = Variable(start=0.0)
+    n = Discrete(start=0.0)
+
+    def equations(self):
+        return [Eq(der(self.y), 2 * sp.pi * F * sp.cos(2 * sp.pi * F * time)),
+                Eq(self.w + self.w**3 / 10, self.y + self.y**3 / 10)]
+
+    def events(self):
+        return [When(self.w > LEVEL, assign(self.n, self.n + 1))]
+
+
+def test_algebraic_condition_is_a_dae():
+    assert compile(AlgebraicCondition()).algebraic_names == ["w"]
+
+
+@pytest.mark.parametrize("model", [TimeCondition, StateCondition, AlgebraicCondition])
 @pytest.mark.parametrize("grid", GRIDS, ids=lambda g: str(g))
 def test_fast_condition_fires_at_every_crossing_for_any_grid(model, grid):
     sol = compile(model()).simulate(T_END, rtol=1e-12, atol=1e-14, **grid)
