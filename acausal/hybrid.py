@@ -57,6 +57,8 @@ MAX_POLISHED_ALGEBRAICS = 40
 #: A located state event lies past the crossing by more than this many ulp of the indicator's
 #: terms (sum of |dg/dy| * |y|).
 ROOT_NOISE = 100
+#: Fewest output points handed to the solver in one call (see HybridSimulation._run).
+WINDOW_MIN = 1024
 #: Time events: samples of a time-only indicator over the whole run when searching its roots.
 TIME_EVENT_SAMPLES = 20_000
 TIME_EVENT_BLOCK = 1024
@@ -90,6 +92,15 @@ def polish_algebraic(cs, times, xs, zs, p, steps: int = 2):
         zs = np.where(better, z_new, zs)
         res = np.where(better, res_new, res)
     return zs
+
+
+def _members(values: np.ndarray, sorted_grid: np.ndarray) -> np.ndarray:
+    """Which values are points of the sorted grid (exactly): O(m log n), where np.isin would
+    sort the whole remaining grid after every event."""
+    if sorted_grid.size == 0:
+        return np.zeros(values.size, bool)
+    idx = np.minimum(np.searchsorted(sorted_grid, values), sorted_grid.size - 1)
+    return sorted_grid[idx] == values
 
 
 def split_indicators(cs) -> tuple[list[int], list[int]]:
@@ -280,16 +291,17 @@ class HybridSimulation:
         self.n_stored = 0
         self.problems: dict = {}
         self.time_events: dict = {}
+        self.window = WINDOW_MIN
         self.interrupt = _Interrupt(progress is not None and progress.enabled)
 
     # -- small helpers ---------------------------------------------------------------------
     def observe(self, t, x, z):
-        return np.array(self.cur.function("observed")(t, x, z, self.p)).ravel()
+        return sundials.fast(self.cur, "observed").evaluate(t, x, z, self.p)[0]
 
     def conditions(self, t, x, z):
         if not self.cur.events:
             return np.zeros(0, bool)
-        return np.array(self.cur.function("event_conditions")(t, x, z, self.p)).ravel() > 0.5
+        return sundials.fast(self.cur, "event_conditions").evaluate(t, x, z, self.p)[0] > 0.5
 
     def restart_algebraic(self, t, x, z_guess):
         if not self.cur.algebraics:
@@ -395,9 +407,7 @@ class HybridSimulation:
             if not fired:
                 return x, z, cond_prev, fired_all
             for i in fired:
-                out = self.cur.function(f"event_update_{i}")(t, x, z, self.p)
-                x = np.array(out[0]).ravel()
-                self.p = np.array(out[1]).ravel()
+                x, self.p = sundials.fast(self.cur, f"event_update_{i}").evaluate(t, x, z, self.p)
                 fired_all.append(self.cur.events[i].label)
             z = self.restart_algebraic(t, x, z)
         self._raise(
@@ -522,6 +532,13 @@ class HybridSimulation:
             time_event = t_time is not None and t_time < grid[-1]
             t_stop = t_time if time_event else float(grid[-1])
             j = int(np.searchsorted(grid, t_stop, side="right"))
+            if j - k > self.window:
+                # the output points go to the solver in windows (its per-call cost grows with
+                # the points handed over, whether reached or not): a window longer than four
+                # times the last stretch between events; one that ends without an event
+                # restarts the solver there and doubles twice
+                j = k + self.window
+                t_stop, time_event = float(grid[j - 1]), False
             outs = grid[k:j]
             ends_on_output = outs.size > 0 and outs[-1] == t_stop
             tspan = np.concatenate([[t], outs] if ends_on_output else [[t], outs, [t_stop]])
@@ -541,15 +558,20 @@ class HybridSimulation:
                                                        reported)
             n_x = self.cur.x.numel()
             # rows 1.. are output points, except a stop at a root or at a time event
-            is_output = np.isin(res_t, outs)
+            is_output = _members(res_t, outs)
             is_output[0] = False
             if status == sundials.ROOT_RETURN or (time_event and not ends_on_output):
-                is_output[-1] = res_t[-1] in outs and status != sundials.ROOT_RETURN
+                is_output[-1] = bool(_members(res_t[-1:], outs)[0]) and \
+                    status != sundials.ROOT_RETURN
             rows = np.nonzero(is_output)[0]
             if rows.size:
                 ys = res_y[rows].T
                 self.store(res_t[rows], ys[:n_x], ys[n_x:])
                 k += rows.size
+            if status == sundials.ROOT_RETURN or time_event:
+                self.window = max(WINDOW_MIN, 4 * rows.size)
+            elif k < grid.size:
+                self.window *= 4
             t = float(res_t[-1])
             x, z = res_y[-1][:n_x], res_y[-1][n_x:]
             if status < 0:
@@ -601,9 +623,9 @@ class HybridSimulation:
         if not rows:
             return t_root, y_root
         cur = self.cur
-        g_all = cur.function("event_indicators")
+        g_all = sundials.fast(cur, "event_indicators").evaluate
         n_x = cur.x.numel()
-        g0 = np.array(g_all(t_start, y_start[:n_x], y_start[n_x:], self.p)).ravel()[rows]
+        g0 = g_all(t_start, y_start[:n_x], y_start[n_x:], self.p)[0][rows]
 
         # past the crossing by more than the indicator's rounding noise (estimated from its
         # sensitivities): otherwise re-solving the algebraic variables at the event can flip a
@@ -612,20 +634,23 @@ class HybridSimulation:
         if jac is None:
             w = ca.vertcat(cur.x, cur.z)
             g_sym = ca.vertcat(*[g for ev in cur.events for g in ev.indicators])
-            jac = ca.Function("gjac", [cur.t, cur.x, cur.z, cur.p], [ca.jacobian(g_sym, w)])
+            jac = sundials.Buffered(ca.Function("gjac", [cur.t, cur.x, cur.z, cur.p],
+                                                [ca.densify(ca.jacobian(g_sym, w))]))
             cur._functions["event_indicator_jacobian"] = jac
         size = np.maximum(np.abs(y_root), prob.nominal)
-        sens = np.abs(np.array(jac(t_root, y_root[:n_x], y_root[n_x:], self.p))[rows]) @ size
+        dg = jac.evaluate(t_root, y_root[:n_x], y_root[n_x:], self.p)[0]
+        dg = dg.reshape(y_root.size, -1).T  # CasADi stores column by column
+        sens = np.abs(dg[rows]) @ size
         noise = ROOT_NOISE * np.finfo(float).eps * sens
 
         def across(t, y):
-            g1 = np.array(g_all(t, y[:n_x], y[n_x:], self.p)).ravel()[rows]
+            g1 = g_all(t, y[:n_x], y[n_x:], self.p)[0][rows]
             return bool(np.any(crossed(g0, g1) & (np.abs(g1) > noise)))
 
         if across(t_root, y_root):
             return t_root, y_root
         x, z = y_root[:n_x], y_root[n_x:]
-        xdot = np.array(cur.function("ode")(t_root, x, z, self.p)).ravel()
+        xdot = sundials.fast(cur, "ode").evaluate(t_root, x, z, self.p)[0]
         delta = 4 * np.spacing(max(abs(t_root), 1.0))
         limit = 1e-9 * max(abs(t_root), self.span, 1e-300)
         t_try, y_try = t_root, y_root

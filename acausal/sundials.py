@@ -144,6 +144,22 @@ class Buffered:
     def __call__(self) -> None:
         self._eval()
 
+    def evaluate(self, *args) -> list[np.ndarray]:
+        """Copy the arguments in (in input order), evaluate, return copies of the outputs."""
+        for a, value in zip(self.arg.values(), args):
+            a[:] = value
+        self._eval()
+        return [r.copy() for r in self.out]
+
+
+def fast(cs, which: str) -> Buffered:
+    """``cs.function(which)`` (inputs t, x, z, p) as a cached :class:`Buffered`, for the
+    evaluations the run loop makes at every event."""
+    cache = cs._functions.setdefault("buffered", {})
+    if which not in cache:
+        cache[which] = Buffered(cs.function(which))
+    return cache[which]
+
 
 @dataclass
 class Settings:
@@ -315,10 +331,12 @@ class Problem:
 
     def _create(self, sun, opts: dict, n: int, n_roots: int):
         s = self.settings
+        self._roots = None
         if n_roots:
             roots = self._root_function(dae=self.is_dae)
             roots.terminal, roots.direction = [True] * n_roots, [0] * n_roots
             opts.update(eventsfn=roots, num_events=n_roots)
+            self._roots = roots
         if self.is_dae:
             if s.suppress_algebraic:
                 atol = np.full(n, s.atol)
@@ -431,6 +449,7 @@ class Problem:
         """Integrate over ``tspan`` (outputs at its points, a hard stop at its last one) from
         ``y0 = [x; z]`` (consistent). Returns the scikit-sundae result with unscaled ``y``."""
         solver = self._solver_for()
+        self._forget_events()
         u0 = y0 / self.nominal
         with self._quiet():
             if self.is_dae:
@@ -442,6 +461,7 @@ class Problem:
 
     def init_step(self, t0: float, y0: np.ndarray) -> None:
         solver = self._solver_for()
+        self._forget_events()
         u0 = y0 / self.nominal
         with self._quiet():
             if self.is_dae:
@@ -450,10 +470,19 @@ class Problem:
                 solver.init_step(t0, u0)
 
     def step(self, t_out: float, t_stop: float | None):
+        self._forget_events()
         with self._quiet():
             out = self._solver_for().step(t_out, tstop=t_stop)
         out.y = out.y * self.nominal
         return out
+
+    def _forget_events(self) -> None:
+        """scikit-sundae keeps the events it found on the root function object across solver
+        calls (and converts the whole list after every call): start each call afresh."""
+        roots = self._roots
+        if roots is not None:
+            roots._i, roots._t, roots._y = [], [], []
+            roots._i_cnt[:] = 0
 
     @contextlib.contextmanager
     def _quiet(self):
