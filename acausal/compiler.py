@@ -499,6 +499,11 @@ class CompiledEvent:
     condition: Any  # SX, 1 where the clause's condition holds
     x_new: Any  # SX vector: the states after the actions (from pre-event values)
     p_new: Any  # SX vector: parameters and discrete variables after the actions
+    # the condition with each indicator's relation replaced by a 0/1 input (SX vector
+    # ``relation_inputs``, one per indicator): which relations can change the condition,
+    # given the discrete variables (the run loop ignores crossings that cannot)
+    gate: Any = None
+    relation_inputs: Any = None
 
 
 def _relations(cond) -> list:
@@ -523,10 +528,15 @@ def _compile_events(flat, system, aliases, values, states, x, p) -> list[Compile
     for ev in flat.events:
         tr = Translator(sym_values)
         cond = _with_derivatives(ev.condition, derivative_of, sym_values, ev.label)
-        indicators = []
+        indicators, switches = [], {}
         for rel in _relations(cond):
             if rel.free_symbols - set(param_index) - discrete_syms:  # continuous or time
                 indicators.append(tr(rel.lhs - rel.rhs))
+                switches[rel] = sp.Dummy(f"r{len(switches)}")
+        b = ca.SX.sym("relations", len(switches))
+        gate_map = ChainMap({d: b[k] for k, d in enumerate(switches.values())}, sym_values)
+        gate = Translator(gate_map)(cond.xreplace({rel: sp.Gt(d, sp.Rational(1, 2))
+                                                   for rel, d in switches.items()}))
         x_new = [x[i] for i in range(x.numel())]
         p_new = [p[i] for i in range(p.numel())]
         for action in ev.actions:
@@ -546,5 +556,7 @@ def _compile_events(flat, system, aliases, values, states, x, p) -> list[Compile
             x_new[state_pos[target]] = value / sign
         out.append(CompiledEvent(ev.label, indicators, tr(cond),
                                  ca.vertcat(*x_new) if x_new else ca.SX(0, 1),
-                                 ca.vertcat(*p_new) if p_new else ca.SX(0, 1)))
+                                 ca.vertcat(*p_new) if p_new else ca.SX(0, 1),
+                                 gate=ca.SX(gate) if not isinstance(gate, ca.SX) else gate,
+                                 relation_inputs=b))
     return out

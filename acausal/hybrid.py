@@ -30,6 +30,7 @@ Every simulation goes through :class:`HybridSimulation` (one path, whatever is d
 
 from __future__ import annotations
 
+import itertools
 import signal
 import threading
 from collections import deque
@@ -57,6 +58,8 @@ MAX_POLISHED_ALGEBRAICS = 40
 #: A located state event lies past the crossing by more than this many ulp of the indicator's
 #: terms (sum of |dg/dy| * |y|).
 ROOT_NOISE = 100
+#: Clauses with at most this many continuous relations get their crossings gated.
+MAX_GATED_RELATIONS = 6
 #: Fewest output points handed to the solver in one call (see HybridSimulation._run).
 WINDOW_MIN = 1024
 #: Time events: samples of a time-only indicator over the whole run when searching its roots.
@@ -116,6 +119,49 @@ def split_indicators(cs) -> tuple[list[int], list[int]]:
         cached = (state_rows, time_rows)
         cs._functions[key] = cached
     return cached
+
+
+class RelationGates:
+    """Which event indicators can change a clause's condition, given the discrete variables.
+
+    ``When(sp.And(v > 0, stuck > 0.5), ...)``: while ``stuck`` is 0, a crossing of ``v = 0``
+    cannot make the condition true, so stopping the solver there is wasted work. A relation is
+    *live* when, for some truth values of the clause's other continuous relations, flipping it
+    changes the condition (all combinations are tried; clauses with more than
+    ``MAX_GATED_RELATIONS`` relations keep all of them live). Masked indicators are held at a
+    constant of their sign by the root function until the next stop, where the masks are
+    computed again.
+    """
+
+    def __init__(self, cs) -> None:
+        self.n_rows = sum(len(ev.indicators) for ev in cs.events)
+        self.parts = []  # (first row, number of relations, mapped gate function, combinations)
+        row = 0
+        for ev in cs.events:
+            k = len(ev.indicators)
+            if 0 < k <= MAX_GATED_RELATIONS and ev.gate is not None:
+                try:
+                    f = ca.Function("gate", [ev.relation_inputs, cs.p], [ev.gate])
+                except RuntimeError:  # depends on more than the discrete variables: all live
+                    f = None
+                if f is not None:
+                    combos = np.array(list(itertools.product((0.0, 1.0), repeat=k))).T
+                    self.parts.append((row, k, f.map(combos.shape[1]), combos))
+            row += k
+        self._cache: tuple[bytes, np.ndarray] | None = None
+
+    def live(self, p: np.ndarray) -> np.ndarray:
+        key = p.tobytes()
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        live = np.ones(self.n_rows, bool)
+        for row, k, f, combos in self.parts:
+            value = np.array(f(combos, p)).ravel() > 0.5
+            for j in range(k):
+                off, on = combos[j] == 0.0, combos[j] == 1.0
+                live[row + j] = bool(np.any(value[off] != value[on]))
+        self._cache = (key, live)
+        return live
 
 
 class TimeEvents:
@@ -327,6 +373,12 @@ class HybridSimulation:
         self.interrupt.problem = prob
         prob.interrupted = self.interrupt.flag
         return prob
+
+    def gates(self) -> RelationGates:
+        gates = self.cur._functions.get("relation_gates")
+        if gates is None:
+            gates = self.cur._functions["relation_gates"] = RelationGates(self.cur)
+        return gates
 
     def schedule(self) -> TimeEvents:
         key = id(self.cur)
@@ -545,6 +597,8 @@ class HybridSimulation:
             prob = self.problem()
             y0 = np.concatenate([self.x, self.z])
             prob.set_parameters(self.p, t, y0)
+            if prob.rows:
+                prob.set_live(self.gates().live(self.p)[prob.rows], t, y0)
             if self.reselect_on:
                 res_t, res_y, status, best, v_sw, reported = self._advance_stepwise(
                     prob, tspan, y0, q_ref)

@@ -274,6 +274,8 @@ class Problem:
         self.calls = 0
         self.progress = None
         self._equilibrated = False
+        self._hold: tuple | None = None
+        self._roots = None
 
     # -- set-up ------------------------------------------------------------------------------
     def begin(self, nominal: np.ndarray, settings: Settings, progress=None) -> None:
@@ -305,6 +307,20 @@ class Problem:
             self._f.arg["r"][:] = self.row_scale
             self._jac.arg["r"][:] = self.row_scale
             self._equilibrated = True
+
+    def set_live(self, live: np.ndarray, t: float, y: np.ndarray) -> None:
+        """Root functions to watch (True) and to hold at a constant of their present sign
+        (False) until the next solver call (see ``hybrid.RelationGates``)."""
+        live = np.asarray(live, bool)
+        if live.all():
+            self._hold = None
+            return
+        g = self._g
+        g.arg["t"][0] = t
+        g.arg["u"][:] = y / self.nominal
+        g()
+        sign = np.where(g.out[0] < 0, -1.0, 1.0)
+        self._hold = (live.astype(float), np.where(live, 0.0, sign))
 
     def _solver_for(self):
         key = (self.settings, self.interruptible)
@@ -426,7 +442,11 @@ class Problem:
             t_in[0] = t
             u_in[:] = y
             call()
-            events[:n_rows] = out
+            hold = me._hold
+            if hold is None:
+                events[:n_rows] = out
+            else:
+                events[:n_rows] = out * hold[0] + hold[1]
             if me.interruptible:
                 events[n_rows] = -1.0 if me.interrupted else 1.0
 
