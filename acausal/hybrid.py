@@ -24,8 +24,9 @@ Every simulation goes through :class:`HybridSimulation` (one path, whatever is d
   state choice at output points and switches realisation there; such runs advance output point by
   output point (same solver, no restart unless a switch happens).
 * **Progress** is reported from inside the solver's callbacks (every ``PROGRESS_EVERY`` calls), so
-  showing it changes nothing in the integration; Ctrl-C with the display on stops the solver
-  through an extra root function and returns the solution so far (``sol.interrupted``).
+  showing it changes nothing in the integration; Ctrl-C with the display on makes the solver's
+  callbacks return NaN, so that it stops at its next step with every output point it had
+  reached, and the solution so far is returned (``sol.interrupted``).
 """
 
 from __future__ import annotations
@@ -337,7 +338,8 @@ class HybridSimulation:
         self.n_stored = 0
         self.problems: dict = {}
         self.time_events: dict = {}
-        self.window = WINDOW_MIN
+        # output points per solver call: bounded only where events make stops frequent
+        self.window = WINDOW_MIN if cs.events else grid.size
         self.interrupt = _Interrupt(progress is not None and progress.enabled)
 
     # -- small helpers ---------------------------------------------------------------------
@@ -626,6 +628,8 @@ class HybridSimulation:
                 self.window = max(WINDOW_MIN, 4 * rows.size)
             elif k < grid.size:
                 self.window *= 4
+            if prob.interrupted or self.interrupt.flag:
+                return True  # the output points reached are stored
             t = float(res_t[-1])
             x, z = res_y[-1][:n_x], res_y[-1][n_x:]
             if status < 0:
@@ -641,8 +645,6 @@ class HybridSimulation:
                         cond = self.conditions(t, self.x, self.z)
                         continue
                 self._failure(prob, status, t, x, z)
-            if prob.interrupted or self.interrupt.flag:
-                return True
             if best is not None:  # switch realisation at the last stored point
                 q_ref = self._q_switch
                 self.switch_states(best, t, v_sw)

@@ -222,8 +222,11 @@ class Problem:
     ``du/dt = f(t, D u) / D_x``; IDA solves ``F(t, u, u') = 0`` with the differential rows
     ``(D_x u_x' - f) / D_x`` and the algebraic rows ``g / R`` (``R``: the largest entry of each
     algebraic row of the Jacobian at the start, after column scaling: row equilibration).
-    Event indicators that depend on states are SUNDIALS root functions; one more root function
-    stops the solver cleanly when the run is interrupted (Ctrl-C).
+    Event indicators that depend on states are SUNDIALS root functions. An interrupted run
+    (Ctrl-C with the display on) makes the callbacks return NaN: the solver fails its error
+    test at once and returns the output points it had reached (no Python exception crosses
+    SUNDIALS, so nothing computed is lost, and no extra root function costs time at every
+    output point).
     """
 
     def __init__(self, cs, rows: list[int]) -> None:
@@ -243,7 +246,12 @@ class Problem:
         g_rows = ca.vertcat(*[indicators[i] for i in self.rows]) if self.rows else ca.SX(0, 1)
         g_rows = ca.substitute(g_rows, y_sym, scaled)
         names = ["t", "u", "p", "d"]
-        self._g = Buffered(ca.Function("roots", [t, u, p, d], [g_rows], names, ["g"]))
+        # root functions as SUNDIALS sees them: live * g + hold (a masked row is a constant)
+        live, hold = ca.SX.sym("live", g_rows.numel()), ca.SX.sym("hold", g_rows.numel())
+        self._g = Buffered(ca.Function("roots", [t, u, p, d, live, hold],
+                                       [live * g_rows + hold], names + ["live", "hold"], ["g"]))
+        self._g.arg["live"][:] = 1.0
+        self._g_raw = Buffered(ca.Function("indicators", [t, u, p, d], [g_rows], names, ["g"]))
         if not self.is_dae:
             jac = ca.jacobian(f_scaled, u)
             self._f = Buffered(ca.Function("rhs", [t, u, p, d], [f_scaled], names, ["f"]))
@@ -270,24 +278,19 @@ class Problem:
         self.nominal = np.ones(n)
         self.row_scale = np.ones(self.n_z)
         self.interrupted = False
-        self.interruptible = False
         self.calls = 0
         self.progress = None
         self._equilibrated = False
-        self._hold: tuple | None = None
         self._roots = None
 
     # -- set-up ------------------------------------------------------------------------------
     def begin(self, nominal: np.ndarray, settings: Settings, progress=None) -> None:
-        """A new run: nominal values, settings and the progress callback (with a progress
-        callback the solver also gets the interrupt root function: Ctrl-C stops it cleanly;
-        root functions that never change sign do not change the integration)."""
+        """A new run: nominal values, settings and the progress callback."""
         self.nominal = np.asarray(nominal, float)
-        for b in (self._f, self._jac, self._g):
+        for b in (self._f, self._jac, self._g, self._g_raw):
             b.arg["d"][:] = self.nominal
         self.settings = settings
         self.progress = progress
-        self.interruptible = progress is not None
         self.interrupted = False
         self.calls = 0
         self._equilibrated = False
@@ -296,7 +299,7 @@ class Problem:
         """New parameters (and discrete variables); a DAE equilibrates its algebraic rows at
         the first (t, y) of a run."""
         p = np.asarray(p, float)
-        for b in (self._f, self._jac, self._g):
+        for b in (self._f, self._jac, self._g, self._g_raw):
             b.arg["p"][:] = p
         self._p = p.copy()
         if self.is_dae and not self._equilibrated:
@@ -313,17 +316,18 @@ class Problem:
         (False) until the next solver call (see ``hybrid.RelationGates``)."""
         live = np.asarray(live, bool)
         if live.all():
-            self._hold = None
+            self._g.arg["live"][:] = 1.0
+            self._g.arg["hold"][:] = 0.0
             return
-        g = self._g
+        g = self._g_raw
         g.arg["t"][0] = t
         g.arg["u"][:] = y / self.nominal
         g()
-        sign = np.where(g.out[0] < 0, -1.0, 1.0)
-        self._hold = (live.astype(float), np.where(live, 0.0, sign))
+        self._g.arg["live"][:] = live
+        self._g.arg["hold"][:] = np.where(live, 0.0, np.where(g.out[0] < 0, -1.0, 1.0))
 
     def _solver_for(self):
-        key = (self.settings, self.interruptible)
+        key = self.settings
         if self._solver is not None and self._solver_settings == key:
             return self._solver
         s = self.settings
@@ -338,7 +342,7 @@ class Problem:
             pattern = csc_matrix((np.ones(len(self._rows_nz)), (self._rows_nz, self._cols_nz)),
                                  shape=(n, n))
             opts.update(linsolver="sparse", sparsity=pattern)
-        n_roots = len(self.rows) + (1 if self.interruptible else 0)  # + the interrupt one
+        n_roots = len(self.rows)
         with warnings.catch_warnings():
             # scikit-sundae warns that our exact Jacobian replaces its sparse approximation
             warnings.simplefilter("ignore", UserWarning)
@@ -370,13 +374,14 @@ class Problem:
         call, t_in, u_in, out = f, f.arg["t"], f.arg["u"], f.out[0]
         every = PROGRESS_EVERY
         me = self
+        nan = np.nan
 
         if not self.is_dae:
             def rhs(t, y, yp):
                 t_in[0] = t
                 u_in[:] = y
                 call()
-                yp[:] = out
+                yp[:] = nan if me.interrupted else out
                 me.calls += 1
                 if me.calls % every == 0 and me.progress is not None:
                     me._report(t)
@@ -389,7 +394,7 @@ class Problem:
             u_in[:] = y
             up_in[:] = yp
             call()
-            res[:] = out
+            res[:] = nan if me.interrupted else out
             me.calls += 1
             if me.calls % every == 0 and me.progress is not None:
                 me._report(t)
@@ -398,7 +403,7 @@ class Problem:
     def _report(self, t):
         try:
             self.progress(t)
-        except KeyboardInterrupt:  # Ctrl-C while drawing: stop at the next root check
+        except KeyboardInterrupt:  # Ctrl-C while drawing: the solver stops at its next step
             self.interrupted = True
 
     def _jacobian_function(self):
@@ -434,21 +439,13 @@ class Problem:
     def _root_function(self, dae: bool):
         g = self._g
         call, t_in, u_in, out = g, g.arg["t"], g.arg["u"], g.out[0]
-        me = self
 
-        n_rows = len(self.rows)
 
         def roots(t, y, events):
             t_in[0] = t
             u_in[:] = y
             call()
-            hold = me._hold
-            if hold is None:
-                events[:n_rows] = out
-            else:
-                events[:n_rows] = out * hold[0] + hold[1]
-            if me.interruptible:
-                events[n_rows] = -1.0 if me.interrupted else 1.0
+            events[:] = out
 
         if not dae:
             return roots
