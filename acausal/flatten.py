@@ -96,6 +96,16 @@ class FlatSystem:
     equations: list[FlatEquation]
     initial_equations: list[FlatEquation] = field(default_factory=list)
     events: list[FlatEvent] = field(default_factory=list)
+    hints: dict[str, str] = field(default_factory=dict)  # component path -> solver_hint
+
+    def hint_for(self, path: str) -> str:
+        """The ``solver_hint`` of the component at ``path`` or of the nearest one above it."""
+        while True:
+            if path in self.hints:
+                return self.hints[path]
+            if not path:
+                return ""
+            path = path.rpartition(".")[0]
 
     def equations_as_sympy(self) -> list[sp.Basic]:
         return [e.relation() for e in self.equations]
@@ -240,6 +250,7 @@ def flatten(model: Component) -> FlatSystem:
                         sp.Eq(symbol, 0, evaluate=False)))
 
     flat = FlatSystem(type(model).__name__, variables, parameters, equations, initial, events)
+    flat.hints = {c.path: type(c).solver_hint for c in components if type(c).solver_hint}
     _expand_derivatives_of_expressions(flat)
     _lower_event_ifs(flat)
     _check_events(flat)

@@ -59,6 +59,9 @@ MAX_POLISHED_ALGEBRAICS = 40
 #: A located state event lies past the crossing by more than this many ulp of the indicator's
 #: terms (sum of |dg/dy| * |y|).
 ROOT_NOISE = 100
+#: An algebraic Jacobian whose smallest singular value fell below this fraction of its value
+#: at the start is reported as singular when the solver fails.
+SINGULAR_DROP = 1e-4
 #: Clauses with at most this many continuous relations get their crossings gated.
 MAX_GATED_RELATIONS = 6
 #: Fewest output points handed to the solver in one call (see HybridSimulation._run).
@@ -755,6 +758,55 @@ class HybridSimulation:
                 return np.array(ts), np.array(ys), status, best, v, reported
         return np.array(ts), np.array(ys), status, None, None, reported
 
+    def _singular_loop(self, prob, t, x, z) -> str:
+        """Advice when the algebraic equations have become singular in z where the solver
+        failed: det(dg/dz) changed sign since the start (of this realisation), or the smallest
+        singular value of dg/dz (scaled as at the start) fell by more than 1/SINGULAR_DROP. Then
+        the DAE has no unique continuation there, and no tolerance fixes it. Quotes the
+        ``solver_hint`` of the components involved."""
+        cur = self.cur
+        if not z.size or not self.blocks or self.blocks[-1][0] is not cur:
+            return ""
+        jac = cur._functions.get("algebraic_jacobian_dense")
+        if jac is None:
+            jac = ca.Function("gz", [cur.t, cur.x, cur.z, cur.p],
+                              [ca.densify(ca.jacobian(cur.alg, cur.z))])
+            cur._functions["algebraic_jacobian_dense"] = jac
+        d_z = prob.nominal[cur.x.numel():]
+        first = len(self.blocks) - 1  # the first stored point of this realisation's stretch
+        while first > 0 and self.blocks[first - 1][0] is cur:
+            first -= 1
+        _, times, xs, zs, _ = self.blocks[first]
+        # both Jacobians scaled alike: columns by the nominal values, rows by the start's rows
+        j_start = np.array(jac(times[0], xs[:, 0], zs[:, 0], self.p)) * d_z
+        j_fail = np.array(jac(t, x, z, self.p)) * d_z
+        rows = np.abs(j_start).max(axis=1)
+        rows = np.where(np.isfinite(rows) & (rows > 0), rows, 1.0)[:, None]
+        j_start, j_fail = j_start / rows, j_fail / rows
+        if not (np.all(np.isfinite(j_start)) and np.all(np.isfinite(j_fail))):
+            return ""
+        flipped = np.sign(np.linalg.det(j_start)) != np.sign(np.linalg.det(j_fail))
+        s_start = np.linalg.svd(j_start, compute_uv=False)[-1]
+        s_fail = np.linalg.svd(j_fail, compute_uv=False)[-1]
+        if not flipped and not s_fail < SINGULAR_DROP * s_start:
+            return ""
+        names = cur.algebraic_names
+        paths = sorted({cur.system.info[v].origin for v in cur.algebraics
+                        if cur.system.info[v] is not None})
+        hints = []
+        for path in paths:
+            hint = self.root.flat.hint_for(path)
+            if hint and hint not in hints:
+                hints.append(hint)
+        where = (f"its determinant changed sign between t = {times[0]:.10g} and t = {t:.10g}"
+                 if flipped else f"its smallest singular value fell to {s_fail / s_start:.1e} "
+                 f"of its value at t = {times[0]:.10g}")
+        return (f"The algebraic equations lose their solution here: their Jacobian with respect "
+                f"to {', '.join(names[:6])} is singular ({where}), so the model has no unique "
+                "continuation (a fold of an algebraic loop); no tolerance or step size fixes "
+                "this, the model or its parameters must change." +
+                ("".join(f" {h}" for h in hints)))
+
     def _failure(self, prob, status, t, x, z):
         """The solver's flag, the time reached, the variables that blow up; raises with the
         solution so far on the exception (``err.solution``)."""
@@ -791,6 +843,9 @@ class HybridSimulation:
                       "discontinuity that is not declared as an event. If atol is far below "
                       "the variables' rounding error (e.g. atol < 1e-12 for values of order "
                       "1e4), a larger atol or nominal values are the fix, not a smaller one.")
+        singular = self._singular_loop(prob, t, x, z)
+        if singular:
+            advice = singular
         said = f" ({prob.last_message})" if prob.last_message else ""
         self._raise(
             f"The integrator ({prob.solver_name}) failed with {flag}{said} at t = {t:.10g} with "

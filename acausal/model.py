@@ -444,7 +444,13 @@ class Component(Node):
     residual expressions meaning ``expr = 0``, or matrix equations), and :meth:`connections` to
     return ``connect(...)`` statements between connectors of its parts. Optionally override
     :meth:`initial_equations` for relations that hold at the start time only.
+
+    ``solver_hint`` (class attribute, optional): advice that a simulation error quotes when the
+    component's variables are where the solver fails, e.g. what makes its equations singular
+    and which parameter to change.
     """
+
+    solver_hint: str = ""
 
     def equations(self) -> Iterable:
         return []

@@ -54,6 +54,10 @@ velocity). The joint applies ``-F`` to frame_b's side and ``+F`` to frame_a's si
 (``tau``/``f`` is the joint's generalised force as in ``Revolute``/``Prismatic``;
 ``tau_drive``/``f_drive`` is the flange's torque/force, 0 without a flange.)
 
+**Switching friction off**: ``mu_static = 0`` makes the friction force (and the preload's
+normal force, and LuGre's bristle rate) exactly 0, whatever the law and ``mu_dynamic``; it is a
+parameter, so ``simulate(params={"joint.mu_static": 0})`` switches it off without recompiling.
+
 ``effect``: ``"All"`` full law; ``"Sliding"`` no stiction (``mu_static -> mu_dynamic``);
 ``"Stiction"`` the force only acts while ``|v_slip| < stiction_trans_vel``
 (``shared/docs/friction_models.md`` 1.2 [REC]). ``inactive="Static"`` disables friction in
@@ -204,6 +208,20 @@ class _JointFriction:
     normal_force_eps = Parameter(1e-3, unit="N",
                                  description="eps of the smooth |x| = sqrt(x^2 + eps^2)")
 
+    solver_hint = (
+        "(Joint friction) The friction force depends on the joint's reaction force, which "
+        "depends on the friction force: an algebraic loop. With law='lugre' its sensitivity "
+        "dF/dN is about damping_effects*|v_slip|/N, which grows without bound as the load N "
+        "passes near zero, and the loop can fold (no solution); a larger pin_radius makes it "
+        "worse. Lower damping_effects (e.g. 31.6 N s/m instead of 316), raise "
+        "normal_force_eps, or use law='coulomb' or 'stribeck'.")
+
+    def _friction_on(self, expr):
+        """``expr`` while ``mu_static > 0``, else 0: ``mu_static = 0`` switches the joint's
+        friction off (whatever the law), without the 0/0 of the preload term or of LuGre's
+        ``|v| z / G(v)`` with ``G = 0``."""
+        return sp.Piecewise((expr, self.mu_static > 0), (0, True))
+
     def _setup_friction(self, overrides: dict) -> None:
         decl = self._class_declarations()
 
@@ -242,7 +260,8 @@ class _JointFriction:
                         bristle_stiffness=self.bristle_stiffness,
                         damping_effects=self.damping_effects,
                         viscous_effects=self.viscous_effects, effect=effect)
-            return res.force, [Eq(der(self.bristle), res.state_derivative)]
+            return (self._friction_on(res.force),
+                    [Eq(der(self.bristle), self._friction_on(res.state_derivative))])
         if self._law == "coulomb":
             level = self.mu_dynamic * normal
             if str(self.regularization).lower() == "event":
@@ -255,7 +274,7 @@ class _JointFriction:
                                   self.viscous_effects, self.stiction_trans_vel)
         if effect == "Stiction":
             f = sp.Piecewise((f, sp.Abs(v) < self.stiction_trans_vel), (0, True))
-        return f, eqs
+        return self._friction_on(f), eqs
 
 
 class RevoluteWithFriction(_JointFriction, Revolute):
@@ -329,7 +348,7 @@ class RevoluteWithFriction(_JointFriction, Revolute):
         else:
             normal += eps
         if self._bits["preload"]:
-            normal += self.torque_preload / (self.mu_static * self.pin_radius)
+            normal += self._friction_on(self.torque_preload / (self.mu_static * self.pin_radius))
         f, law_eqs = self._friction_force(self.slip_velocity, self.normal_force)
         return eqs + law_eqs + [Eq(self.normal_force, normal), Eq(self.friction_force, f)]
 
@@ -444,6 +463,6 @@ class PrismaticWithFriction(_JointFriction, Prismatic):
         if not (self._bits["reaction_force"] or self._bits["bending_moment"]):
             normal += eps
         if self._bits["preload"]:
-            normal += self.force_preload / self.mu_static
+            normal += self._friction_on(self.force_preload / self.mu_static)
         f, law_eqs = self._friction_force(self.slip_velocity, self.normal_force)
         return eqs + law_eqs + [Eq(self.normal_force, normal), Eq(self.friction_force, f)]

@@ -52,3 +52,24 @@ def test_tolerance_advice_does_not_ask_for_a_smaller_tolerance(capsys):
     assert "smaller rtol" not in str(info.value) and "smaller tolerance" not in str(info.value)
     out = capsys.readouterr()
     assert out.out == "" and out.err == ""  # no solver chatter on the user's terminal
+
+
+class Fold(Component):
+    """w^3 - 3 w = x with x = t, from the middle branch w = 0: the branch ends at the fold
+    w = -1, x = 2 (dg/dw = 3 w^2 - 3 = 0): no solution continues it beyond t = 2."""
+
+    x = Variable(start=0.0, fixed=True)
+    w = Variable(start=0.0)
+
+    def equations(self):
+        return [Eq(der(self.x), 1.0), Eq(self.w**3 - 3 * self.w, self.x)]
+
+
+def test_fold_of_an_algebraic_loop_is_named_as_such():
+    with pytest.raises(SimulationError) as info:
+        compile(Fold()).simulate(4.0, dt=0.01)
+    text = str(info.value)
+    assert "lose their solution" in text and "respect to w" in text
+    assert "no tolerance" in text
+    t_fail = float(text.split(") at t = ")[1].split(" ")[0])
+    assert t_fail == pytest.approx(2.0, abs=1e-6)
