@@ -372,7 +372,8 @@ class HybridSimulation:
             if self.progress is not None and self.progress.enabled:
                 bar = self.progress
                 report = lambda t: bar.update(t - t0)  # noqa: E731
-            prob.begin(sundials.nominal_values(cur, self.x, self.z), self.settings, report)
+            nominal, declared = sundials.nominal_values(cur, self.x, self.z)
+            prob.begin(nominal, self.settings, report, declared)
             entry = self.problems[key] = (cur, prob)  # cur kept alive: id(cur) stays unique
         prob = entry[1]
         self.interrupt.problem = prob
@@ -600,6 +601,11 @@ class HybridSimulation:
             ends_on_output = outs.size > 0 and outs[-1] == t_stop
             tspan = np.concatenate([[t], outs] if ends_on_output else [[t], outs, [t_stop]])
             prob = self.problem()
+            if self.z.size:
+                # consistent to rounding error, not to the initialisation's or the solver's
+                # tolerance: an inconsistent start fails IDA's error test at tight tolerances
+                self.z = polish_algebraic(self.cur, np.array([t]), self.x.reshape(-1, 1),
+                                          self.z.reshape(-1, 1), self.p).ravel()
             y0 = np.concatenate([self.x, self.z])
             prob.set_parameters(self.p, t, y0)
             if prob.rows:

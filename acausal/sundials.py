@@ -183,21 +183,26 @@ def problem_for(cs, rows: list[int]) -> Problem:
     return cache[key]
 
 
-def nominal_values(cs, x0: np.ndarray, z0: np.ndarray) -> np.ndarray:
-    """The nominal size of each unknown (states, then algebraic variables).
+def nominal_values(cs, x0: np.ndarray, z0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The nominal size of each unknown (states, then algebraic variables), and which of them
+    were declared.
 
     A declared ``Variable(nominal=...)`` wins; otherwise the larger of |start| and |initial
     value|, when that is at least ``NOMINAL_FLOOR``; otherwise 1 (Modelica's default). So a
     reaction force of 2e4 N or an angle of 0.06 rad is measured in its own size, which keeps
     IDA's Newton matrix well conditioned and makes ``atol`` relative to each variable's scale.
+    (:meth:`Problem.set_parameters` raises the algebraic variables' values further to the range
+    their equations give them, see there.)
     """
     values = np.concatenate([np.asarray(x0, float), np.asarray(z0, float)])
     nominal = np.ones(values.size)
+    declared_mask = np.zeros(values.size, bool)
     for k, v in enumerate(list(cs.states) + list(cs.algebraics)):
         info = cs.system.info[v]
         declared = getattr(info, "nominal", None) if info is not None else None
         if declared is not None:
             nominal[k] = abs(float(declared))
+            declared_mask[k] = True
             continue
         size = abs(values[k]) if np.isfinite(values[k]) else 0.0
         start = getattr(info, "start", None) if info is not None else None
@@ -207,7 +212,7 @@ def nominal_values(cs, x0: np.ndarray, z0: np.ndarray) -> np.ndarray:
             pass
         if size >= NOMINAL_FLOOR:
             nominal[k] = size
-    return nominal
+    return nominal, declared_mask
 
 
 #: Smallest derived nominal value (below it the default 1 is kept: a value that starts near zero
@@ -269,6 +274,13 @@ class Problem:
                                              dae_names, ["j"]))
             self._alg_jac = ca.Function("alg_jac", [t, u, p, d], [ca.jacobian(alg, u)])
             self._xdot = ca.Function("xdot", [t, u, p, d], [f_scaled])
+            # z' from d/dt g(t, x, z) = 0: g_z z' = -(g_t + g_x x'), for a consistent start
+            u_x, u_z = u[:self.n_x], u[self.n_x:]
+            self._alg_rates = ca.Function(
+                "alg_rates", [t, u, p, d],
+                [ca.densify(ca.jacobian(alg, u_z)),
+                 ca.jacobian(alg, t) + ca.mtimes(ca.jacobian(alg, u_x), f_scaled),
+                 ca.densify(ca.jacobian(alg, u_x))])
             sparsity = jac.sparsity()
         self.sparse = n >= SPARSE_FROM
         self._rows_nz, self._cols_nz = sparsity.get_triplet()
@@ -284,25 +296,49 @@ class Problem:
         self._roots = None
 
     # -- set-up ------------------------------------------------------------------------------
-    def begin(self, nominal: np.ndarray, settings: Settings, progress=None) -> None:
-        """A new run: nominal values, settings and the progress callback."""
-        self.nominal = np.asarray(nominal, float)
-        for b in (self._f, self._jac, self._g, self._g_raw):
-            b.arg["d"][:] = self.nominal
+    def begin(self, nominal: np.ndarray, settings: Settings, progress=None,
+              declared: np.ndarray | None = None) -> None:
+        """A new run: nominal values (``declared``: those the model gave), settings and the
+        progress callback."""
+        self._set_nominal(nominal)
+        self._declared = np.zeros(self.nominal.size, bool) if declared is None else declared
         self.settings = settings
         self.progress = progress
         self.interrupted = False
         self.calls = 0
         self._equilibrated = False
 
+    def _set_nominal(self, nominal: np.ndarray) -> None:
+        self.nominal = np.asarray(nominal, float).copy()
+        for b in (self._f, self._jac, self._g, self._g_raw):
+            b.arg["d"][:] = self.nominal
+
     def set_parameters(self, p: np.ndarray, t: float, y: np.ndarray) -> None:
-        """New parameters (and discrete variables); a DAE equilibrates its algebraic rows at
-        the first (t, y) of a run."""
+        """New parameters (and discrete variables). At the first (t, y) of a run a DAE also
+
+        * raises the nominal value of each algebraic variable (not declared) to the range its
+          equations give it over the states' ranges, ``sum_j |dz_i/dx_j| * nominal(x_j)``
+          (``dz/dx = -g_z^-1 g_x``): an acceleration that starts at 0 but follows angles with a
+          gain of 1e5 s^-2 is measured in 1e5, not in 1 (its absolute tolerance would else be
+          below its rounding error, and IDA's Newton test could never be met);
+        * equilibrates the algebraic rows (each divided by its largest Jacobian entry)."""
         p = np.asarray(p, float)
         for b in (self._f, self._jac, self._g, self._g_raw):
             b.arg["p"][:] = p
         self._p = p.copy()
         if self.is_dae and not self._equilibrated:
+            u = y / self.nominal
+            g_z, _, g_x = (np.array(m) for m in self._alg_rates(t, u, p, self.nominal))
+            try:
+                sens = np.abs(np.linalg.solve(g_z, g_x)).sum(axis=1) * self.nominal[self.n_x:]
+            except np.linalg.LinAlgError:
+                sens = np.zeros(self.n_z)
+            free = ~self._declared[self.n_x:] & np.isfinite(sens)
+            if free.any():
+                nominal = self.nominal.copy()
+                z_nom = nominal[self.n_x:]
+                z_nom[free] = np.maximum(z_nom[free], sens[free])
+                self._set_nominal(nominal)
             u = y / self.nominal
             jm = np.abs(np.array(self._alg_jac(t, u, p, self.nominal).full()))
             scale = jm.max(axis=1) if jm.size else np.ones(self.n_z)
@@ -456,10 +492,19 @@ class Problem:
 
     # -- driving -------------------------------------------------------------------------------
     def start_derivative(self, t: float, u: np.ndarray) -> np.ndarray:
-        """Consistent u' at a consistent point: x' = f exactly, z' = 0 (unused by IDA's
-        residual; its error test starts from it)."""
+        """Consistent u' at a consistent point: x' = f exactly and z' from the differentiated
+        algebraic equations. IDA's residual does not contain z', but its first steps are
+        predicted from it: a z' of 0 for accelerations or forces that change at 1e7 per second
+        makes the error test fail until the step size underflows (at tight tolerances)."""
         up = np.zeros(u.size)
         up[:self.n_x] = np.array(self._xdot(t, u, self._p, self.nominal).full()).ravel()
+        g_z, rhs, _ = (np.array(m) for m in self._alg_rates(t, u, self._p, self.nominal))
+        try:
+            z_rate = -np.linalg.solve(g_z, rhs.ravel())
+        except np.linalg.LinAlgError:
+            z_rate = np.zeros(self.n_z)
+        if np.all(np.isfinite(z_rate)):
+            up[self.n_x:] = z_rate
         return up
 
     def solve(self, tspan: np.ndarray, y0: np.ndarray):
