@@ -150,7 +150,9 @@ class RelationGates:
                     f = None
                 if f is not None:
                     combos = np.array(list(itertools.product((0.0, 1.0), repeat=k))).T
-                    self.parts.append((row, k, f.map(combos.shape[1]), combos))
+                    mapped = sundials.Buffered(f.map(combos.shape[1]))
+                    mapped.arg[mapped.function.name_in(0)][:] = combos.ravel(order="F")
+                    self.parts.append((row, k, mapped, combos))
             row += k
         self._cache: tuple[bytes, np.ndarray] | None = None
 
@@ -160,7 +162,9 @@ class RelationGates:
             return self._cache[1]
         live = np.ones(self.n_rows, bool)
         for row, k, f, combos in self.parts:
-            value = np.array(f(combos, p)).ravel() > 0.5
+            f.arg[f.function.name_in(1)][:] = np.tile(p, combos.shape[1])
+            f()
+            value = f.out[0] > 0.5
             for j in range(k):
                 off, on = combos[j] == 0.0, combos[j] == 1.0
                 live[row + j] = bool(np.any(value[off] != value[on]))
