@@ -101,6 +101,33 @@ def polish_algebraic(cs, times, xs, zs, p, steps: int = 2):
     return zs
 
 
+def newton_polish(cs, t: float, x: np.ndarray, z: np.ndarray, p: np.ndarray,
+                  steps: int = 3) -> np.ndarray:
+    """Numeric Newton steps on g(t, x, z) = 0 for one point (dense LU; a step that does not
+    reduce the residual is not taken). Unlike :func:`polish_algebraic` it builds no symbolic
+    solve, so it suits loops of any size."""
+    f = cs._functions.get("algebraic_residual_and_jacobian")
+    if f is None:
+        f = ca.Function("g_gz", [cs.t, cs.x, cs.z, cs.p],
+                        [cs.alg, ca.densify(ca.jacobian(cs.alg, cs.z))])
+        cs._functions["algebraic_residual_and_jacobian"] = f
+    g, jz = (np.array(m) for m in f(t, x, z, p))
+    g = g.ravel()
+    norm = np.abs(g).max()
+    for _ in range(steps):
+        try:
+            z_new = z - np.linalg.solve(jz, g)
+        except np.linalg.LinAlgError:
+            break
+        g_new, jz_new = (np.array(m) for m in f(t, x, z_new, p))
+        g_new = g_new.ravel()
+        norm_new = np.abs(g_new).max()
+        if not (np.isfinite(norm_new) and norm_new < norm):
+            break
+        z, g, jz, norm = z_new, g_new, jz_new, norm_new
+    return z
+
+
 def _members(values: np.ndarray, sorted_grid: np.ndarray) -> np.ndarray:
     """Which values are points of the sorted grid (exactly): O(m log n), where np.isin would
     sort the whole remaining grid after every event."""
@@ -347,6 +374,7 @@ class HybridSimulation:
         self.time_events: dict = {}
         # output points per solver call: bounded only where events make stops frequent
         self.window = WINDOW_MIN if cs.events else grid.size
+        self.solver_calls = 0
         self.interrupt = _Interrupt(progress is not None and progress.enabled)
 
     # -- small helpers ---------------------------------------------------------------------
@@ -449,6 +477,11 @@ class HybridSimulation:
                            self.defaulted, values=values, state_switches=self.switches,
                            p_history=p_hist, events=self.event_log)
         sol.interrupted = interrupted
+        problems = [entry[1] for entry in self.problems.values()]
+        sol.stats = {"solver": "/".join(sorted({prob.solver_name for prob in problems})),
+                     "solver_calls": self.solver_calls,
+                     "rhs_evaluations": sum(prob.calls for prob in problems),
+                     "events": len(self.event_log)}
         return sol
 
     def _raise(self, message: str, cause: Exception | None = None):
@@ -608,8 +641,7 @@ class HybridSimulation:
             if self.z.size:
                 # consistent to rounding error, not to the initialisation's or the solver's
                 # tolerance: an inconsistent start fails IDA's error test at tight tolerances
-                self.z = polish_algebraic(self.cur, np.array([t]), self.x.reshape(-1, 1),
-                                          self.z.reshape(-1, 1), self.p).ravel()
+                self.z = newton_polish(self.cur, t, self.x, self.z, self.p)
             y0 = np.concatenate([self.x, self.z])
             prob.set_parameters(self.p, t, y0)
             if prob.rows:
@@ -619,6 +651,7 @@ class HybridSimulation:
                     prob, tspan, y0, q_ref)
             else:
                 out = prob.solve(tspan, y0)
+                self.solver_calls += 1
                 res_t, res_y, status = np.asarray(out.t, float), np.atleast_2d(out.y), out.status
                 best = v_sw = None
                 reported = sundials.reported_roots(out)

@@ -35,6 +35,9 @@ class Solution:
         self.events = list(events or [])
         #: True when the run was stopped early (Ctrl-C): the grid ends where it stopped
         self.interrupted = False
+        #: solver statistics of the run: solver, solver_calls, rhs_evaluations (right-hand side
+        #: or residual evaluations), events
+        self.stats: dict = {}
         # parameters and discrete variables at every output time (they change at events)
         self._p_history = p_history
         self._p_index = {n: i for i, n in enumerate(compiled.parameter_names)}

@@ -266,21 +266,23 @@ class Problem:
             up, cj, r = ca.SX.sym("up", n), ca.SX.sym("cj"), ca.SX.sym("r", self.n_z)
             alg = ode[1]
             res = ca.vertcat(up[:self.n_x] - f_scaled, alg / r)
-            jac = ca.jacobian(res, u) + cj * ca.jacobian(res, up)
+            # each Jacobian once: d(res)/du + cj d(res)/du' = [cj [I 0] - f_u; g_u / r]
+            j_f, j_g = ca.jacobian(f_scaled, u), ca.jacobian(alg, u)
+            eye = ca.horzcat(ca.SX.eye(self.n_x), ca.SX(self.n_x, self.n_z))
+            jac = ca.vertcat(cj * eye - j_f, j_g / ca.repmat(r, 1, n))
             dae_names = ["t", "u", "up", "p", "d", "r", "cj"]
             self._f = Buffered(ca.Function("res", [t, u, up, p, d, r], [res], dae_names[:6],
                                            ["res"]))
             self._jac = Buffered(ca.Function("res_jac", [t, u, up, p, d, r, cj], [jac],
                                              dae_names, ["j"]))
-            self._alg_jac = ca.Function("alg_jac", [t, u, p, d], [ca.jacobian(alg, u)])
+            self._alg_jac = ca.Function("alg_jac", [t, u, p, d], [j_g])
             self._xdot = ca.Function("xdot", [t, u, p, d], [f_scaled])
             # z' from d/dt g(t, x, z) = 0: g_z z' = -(g_t + g_x x'), for a consistent start
-            u_x, u_z = u[:self.n_x], u[self.n_x:]
+            g_x, g_z = j_g[:, :self.n_x], j_g[:, self.n_x:]
             self._alg_rates = ca.Function(
                 "alg_rates", [t, u, p, d],
-                [ca.densify(ca.jacobian(alg, u_z)),
-                 ca.jacobian(alg, t) + ca.mtimes(ca.jacobian(alg, u_x), f_scaled),
-                 ca.densify(ca.jacobian(alg, u_x))])
+                [ca.densify(g_z), ca.jacobian(alg, t) + ca.mtimes(g_x, f_scaled),
+                 ca.densify(g_x)])
             sparsity = jac.sparsity()
         self.sparse = n >= SPARSE_FROM
         self._rows_nz, self._cols_nz = sparsity.get_triplet()

@@ -149,6 +149,9 @@ def run_model(name: str, t_end: float, dt: float, repeats: int) -> dict:
         lambda: cs_smooth.simulate(t_end, progress=False, **opts), repeats)
     record["event/smooth"] = record["event_s"] / record["smooth_s"]
     record["events"] = len(sol_ev.events)
+    record["rhs_event"] = sol_ev.stats.get("rhs_evaluations")
+    record["rhs_smooth"] = sol_sm.stats.get("rhs_evaluations")
+    record["solver_calls_event"] = sol_ev.stats.get("solver_calls")
 
     def with_bar():
         buffer = io.StringIO()
@@ -166,7 +169,7 @@ def run_model(name: str, t_end: float, dt: float, repeats: int) -> dict:
 
 def table(records: list[dict]) -> str:
     head = ("model", "compile_s", "event_s", "smooth_s", "event/smooth", "bar/plain", "events",
-            "check")
+            "solver calls", "RHS evals event/smooth", "check")
     lines = [" | ".join(head), " | ".join("---" for _ in head)]
     for r in records:
         if "error" in r:
@@ -174,7 +177,9 @@ def table(records: list[dict]) -> str:
             continue
         lines.append(" | ".join([r["model"], f"{r['compile_s']:.3f}", f"{r['event_s']:.3f}",
                                  f"{r['smooth_s']:.3f}", f"{r['event/smooth']:.2f}",
-                                 f"{r['bar/plain']:.3f}", str(r["events"]), r["check"]]))
+                                 f"{r['bar/plain']:.3f}", str(r["events"]),
+                                 str(r["solver_calls_event"]),
+                                 f"{r['rhs_event']} / {r['rhs_smooth']}", r["check"]]))
     return "\n".join("| " + line + " |" for line in lines)
 
 
