@@ -118,7 +118,8 @@ def newton_polish(cs, t: float, x: np.ndarray, z: np.ndarray, p: np.ndarray,
 
 
 class _Interrupt:
-    """Ctrl-C during a shown run: a flag the solver's interrupt root function reads."""
+    """Ctrl-C during a shown run: a flag that makes the solver's callbacks return NaN (the solver
+    then stops at its next step, keeping every output point it had reached)."""
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled and threading.current_thread() is threading.main_thread()
@@ -430,7 +431,7 @@ class HybridSimulation:
                 # the output points go to the solver in windows (its per-call cost grows with
                 # the points handed over, whether reached or not): a window longer than four
                 # times the last stretch between events; one that ends without an event
-                # restarts the solver there and doubles twice
+                # restarts the solver there, and the next one is four times longer
                 j = k + self.window
                 t_stop, time_event = float(grid[j - 1]), False
             outs = grid[k:j]

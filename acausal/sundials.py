@@ -553,6 +553,7 @@ class Problem:
         """SUNDIALS' own messages (scikit-sundae's prints and the C library's warnings on file
         descriptor 1) are kept for our error text instead of reaching the user's terminal:
         ``last_message``."""
+        self.last_message = ""
         buffer = io.StringIO()
         with _captured_fd1() as c_text, contextlib.redirect_stdout(buffer):
             yield
