@@ -191,7 +191,7 @@ def nominal_values(cs, x0: np.ndarray, z0: np.ndarray) -> tuple[np.ndarray, np.n
     value|, when that is at least ``NOMINAL_FLOOR``; otherwise 1 (Modelica's default). So a
     reaction force of 2e4 N or an angle of 0.06 rad is measured in its own size, which keeps
     IDA's Newton matrix well conditioned and makes ``atol`` relative to each variable's scale.
-    (:meth:`Problem.set_parameters` raises the algebraic variables' values further to the range
+    (:meth:`Problem.set_parameters` raises the algebraic variables' nominal values to the range
     their equations give them, see there.)
     """
     values = np.concatenate([np.asarray(x0, float), np.asarray(z0, float)])
