@@ -427,6 +427,8 @@ class Problem:
 
         up_in = f.arg["up"]
 
+        # a near-copy of rhs on purpose: one more input, and a shared helper would cost a
+        # Python call per evaluation on the hottest path
         def residual(t, y, yp, res):
             t_in[0] = t
             u_in[:] = y
