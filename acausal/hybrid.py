@@ -447,13 +447,14 @@ class HybridSimulation:
             if prob.rows:
                 prob.set_live(self.gates().live(self.p)[prob.rows], t, y0)
             if self.reselect_on:
-                res_t, res_y, status, best, v_sw, reported = self._advance_stepwise(
+                res_t, res_y, status, best, v_sw, reported, q_sw = self._advance_stepwise(
                     prob, tspan, y0, q_ref)
             else:
                 out = prob.solve(tspan, y0)
                 self.solver_calls += 1
                 res_t, res_y, status = np.asarray(out.t, float), np.atleast_2d(out.y), out.status
                 best = v_sw = None
+                q_sw = q_ref
                 reported = sundials.reported_roots(out)
             if status == sundials.ROOT_RETURN and not prob.interrupted:
                 res_t[-1], res_y[-1] = self._past_root(prob, float(res_t[-1]), res_y[-1], y0, t,
@@ -492,7 +493,7 @@ class HybridSimulation:
                         continue
                 self._failure(prob, status, t, x, z)
             if best is not None:  # switch realisation at the last stored point
-                q_ref = self._q_switch
+                q_ref = q_sw
                 self.switch_states(best, t, v_sw)
                 self.t = t
                 cond = self.conditions(t, self.x, self.z)
@@ -573,7 +574,7 @@ class HybridSimulation:
         choice is checked at each; a switch ends the stretch at that point.
 
         Returns (times, values, status, new dummy set or None, observed values at the switch,
-        the root functions that stopped the solver).
+        the root functions that stopped the solver, the quality reference after the stretch).
         """
         n_x = self.cur.x.numel()
         prob.init_step(float(tspan[0]), y0)
@@ -597,9 +598,8 @@ class HybridSimulation:
                 break
             best, q_ref = self.choose_states(float(out.t), v, q_ref)
             if best is not None:
-                self._q_switch = q_ref
-                return np.array(ts), np.array(ys), status, best, v, reported
-        return np.array(ts), np.array(ys), status, None, None, reported
+                return np.array(ts), np.array(ys), status, best, v, reported, q_ref
+        return np.array(ts), np.array(ys), status, None, None, reported, q_ref
 
     def _singular_loop(self, prob, t, x, z) -> str:
         """Advice when the algebraic equations have become singular in z where the solver

@@ -235,7 +235,6 @@ class Problem:
     """
 
     def __init__(self, cs, rows: list[int]) -> None:
-        self.cs = cs
         self.n_x, self.n_z = cs.x.numel(), cs.z.numel()
         self.is_dae = self.n_z > 0
         self.solver_name = "IDA" if self.is_dae else "CVODE"
