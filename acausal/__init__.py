@@ -11,6 +11,7 @@ from .ensemble import simulate_many
 from .errors import (
     AcausalError,
     InitializationError,
+    InputError,
     ModelDefinitionError,
     OverdeterminedError,
     ParameterError,
@@ -55,7 +56,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AcausalError", "CompiledSystem", "Component", "Connection", "Connector", "Discrete", "Eq",
     "Flow", "Outer", "When", "assign", "event_if", "pre", "reinit",
-    "InitializationError", "ModelDefinitionError", "OverdeterminedError", "Parameter",
+    "InitializationError", "InputError", "ModelDefinitionError", "OverdeterminedError", "Parameter",
     "ParameterError", "Potential", "SimulationError", "Solution", "StructuralError",
     "StructurallySingularError", "UnconnectedConnectorError", "UnderdeterminedError",
     "UnknownNameError", "Variable", "compile", "connect", "der", "register_function",

@@ -11,9 +11,10 @@ Every other variable is an observed expression of ``(t, x, z, p)``.
 
 from __future__ import annotations
 
+import contextlib
 import time as _time
 from collections import ChainMap
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import casadi as ca
@@ -22,14 +23,15 @@ import sympy as sp
 
 from .codegen import Translator
 from .errors import (
+    InputError,
     ModelDefinitionError,
     ParameterError,
     StructurallySingularError,
     UnknownNameError,
     did_you_mean,
 )
-from .flatten import FlatSystem, flatten
-from .model import Component
+from .flatten import FlatSystem, FlatVariable, flatten
+from .model import Component, check_bounds
 from .progress import StageLog, progress_enabled
 from .structure.alias import AliasMap, compose_alias_maps, eliminate_aliases, has_alias_equations
 from .structure.blt import blt, tear_block
@@ -110,23 +112,92 @@ class CompiledSystem:
         if not params:
             return p
         index = self._parameter_index()
+        if not isinstance(params, dict):
+            raise InputError(f"params must be a dict of values by dotted name, got {params!r}.")
         for name, value in params.items():
-            if name not in index:
+            if name not in index and self._vector_size(name) is None:
                 hint = did_you_mean(name, self.parameter_names)
                 raise ParameterError(f"'{name}' is not a parameter of {self.model_name}.{hint}")
-            if self.flat.parameters[index[name]].discrete:
-                raise ParameterError(f"'{name}' is a discrete variable, not a parameter: give "
-                                     "its value as the start of its Discrete declaration.")
-            try:
-                value = float(value)
-            except (TypeError, ValueError):
-                raise ParameterError(f"Parameter '{name}' got {value!r}; give a real number.") \
-                    from None
-            if not np.isfinite(value):
-                raise ParameterError(f"Parameter '{name}' got the non-finite value {value}; "
-                                     "give a finite real number.")
-            p[index[name]] = value
+            for element, number in self._elements(name, value, "params"):
+                if element not in index:
+                    raise ParameterError(f"'{element}' is not a parameter of {self.model_name}.")
+                prm = self.flat.parameters[index[element]]
+                if prm.discrete:
+                    raise ParameterError(f"'{element}' is a discrete variable, not a parameter: "
+                                         "give its value as the start of its Discrete "
+                                         "declaration.")
+                check_bounds(element, number, prm.min, prm.max, prm.description)
+                p[index[element]] = number
         return p
+
+    @contextlib.contextmanager
+    def start_values(self, start: dict[str, Any] | None):
+        """Within the ``with`` block the named variables have the given start values (as if
+        declared; ``fixed`` stays as declared), vectors as lists: ``simulate(start=...)`` uses
+        this, so no recompilation is needed."""
+        if not start:
+            yield
+            return
+        if not isinstance(start, dict):
+            raise InputError(f"start must be a dict of start values by dotted name, got "
+                             f"{start!r}.")
+        changes: dict[int, FlatVariable] = {}
+        for name, value in start.items():
+            for element, item in self._elements(name, value, "start"):
+                sign, index = self.locate(element)
+                info = self.system.info[index] if index >= 0 else None
+                if info is None:
+                    raise InputError(f"'{element}' has no start value of its own (it is a "
+                                     "derivative or a constant): give the start of the variable "
+                                     "it is the derivative of, or of a state.")
+                changes[index] = replace(changes.get(index, info), start=sign * item, guess=None)
+        saved = {index: self.system.info[index] for index in changes}
+        try:
+            for index, info in changes.items():
+                self.system.info[index] = info
+            yield
+        finally:
+            for index, info in saved.items():
+                self.system.info[index] = info
+
+    def _elements(self, name: str, value: Any, what: str) -> list[tuple[str, float]]:
+        """(scalar name, float) pairs for a scalar or vector entry of ``params``/``start``."""
+        if isinstance(value, (list, tuple, np.ndarray)):
+            items = list(np.asarray(value, dtype=object).ravel())
+            names = [f"{name}[{i}]" for i in range(len(items))]
+            known = self._vector_size(name)
+            if known is None:
+                raise (ParameterError if what == "params" else InputError)(
+                    f"'{name}' in {what} is given {len(items)} values, but it is not a vector: "
+                    "give one number.")
+            if known != len(items):
+                raise (ParameterError if what == "params" else InputError)(
+                    f"'{name}' in {what} is a vector of {known} elements, but {len(items)} values "
+                    "were given.")
+        else:
+            items, names = [value], [name]
+        error = ParameterError if what == "params" else InputError
+        out = []
+        for element, item in zip(names, items):
+            if isinstance(item, bool):
+                item = None
+            try:
+                number = float(item)
+            except (TypeError, ValueError):
+                raise error(f"'{element}' in {what} got {item!r}; give a real number."
+                            ) from None
+            if not np.isfinite(number):
+                raise error(f"'{element}' in {what} got the non-finite value {number}; "
+                            "give a finite real number.")
+            out.append((element, number))
+        return out
+
+    def _vector_size(self, name: str) -> int | None:
+        k = 0
+        known = set(self._locations()) | set(self.parameter_names)
+        while f"{name}[{k}]" in known:
+            k += 1
+        return k or None
 
     def _parameter_index(self) -> dict[str, int]:
         idx = self._functions.get("param_index")

@@ -30,7 +30,6 @@ is reported in its :class:`RunResult` (``.error``, with ``.params``) and the oth
 from __future__ import annotations
 
 import hashlib
-import inspect
 import itertools
 import multiprocessing
 import os
@@ -235,26 +234,13 @@ def _run_member(token: str, blob: bytes | None, t_end: float, params: dict,
 
 # -- the sweep ----------------------------------------------------------------------------------
 
-_SIMULATE_OPTIONS = None
-
-
 def _check_options(options: dict) -> None:
-    global _SIMULATE_OPTIONS
-    if _SIMULATE_OPTIONS is None:
-        from .simulate import simulate_compiled
+    from .simulate import SIMULATE_OPTIONS, check_options
 
-        sig = inspect.signature(simulate_compiled)
-        _SIMULATE_OPTIONS = {n for n, p in sig.parameters.items()
-                             if p.kind == p.KEYWORD_ONLY} - {"params", "progress"}
-    for name in options:
-        if name == "progress":
-            raise AcausalError("simulate_many() shows no progress bar: do not pass progress=.")
-        if name not in _SIMULATE_OPTIONS:
-            from .errors import did_you_mean
-
-            raise AcausalError(f"simulate_many() got an unknown simulation option '{name}'."
-                               + did_you_mean(name, _SIMULATE_OPTIONS) + " Options: "
-                               + ", ".join(sorted(_SIMULATE_OPTIONS)) + ".")
+    if "progress" in options:
+        raise AcausalError("simulate_many() shows no progress bar: do not pass progress=.")
+    accepted = {k: v for k, v in SIMULATE_OPTIONS.items() if k not in ("params", "progress")}
+    check_options(options, accepted, "simulate_many")
 
 
 def simulate_many(system: CompiledSystem | Component, params: Iterable[Mapping[str, float] | None],

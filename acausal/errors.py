@@ -30,6 +30,11 @@ class ParameterError(AcausalError, ValueError):
     """A parameter value is invalid (not finite, wrong shape, unknown parameter)."""
 
 
+class InputError(AcausalError, ValueError):
+    """An argument given to an acausal function is invalid: a simulate option, a time, a
+    start value or a file path. The message names the argument and the values it accepts."""
+
+
 class StructuralError(AcausalError):
     """The equations cannot be solved for the variables, judged by structure alone."""
 

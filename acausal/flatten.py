@@ -15,6 +15,7 @@ so that errors can name it.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,7 @@ import networkx as nx
 import numpy as np
 import sympy as sp
 
-from .errors import ModelDefinitionError, UnconnectedConnectorError
+from .errors import AcausalError, ModelDefinitionError, UnconnectedConnectorError
 from .model import BoundVariable, Component, Connection, Connector, Node, When, assign
 from .symbolic import der, event_if, residual, time
 
@@ -56,6 +57,8 @@ class FlatParameter:
     origin: str
     discrete: bool = False  # a discrete variable: an input that changes only at events
     follows: Any = None  # for event_if branches: the condition whose value it tracks
+    min: float | None = None  # declared bounds (Parameter(min=..., max=...)), checked on change
+    max: float | None = None
 
 
 @dataclass
@@ -143,6 +146,25 @@ def _to_residuals(item: Any, where: str) -> list[tuple[sp.Expr, Any]]:
         "relations, residual expressions or matrix equations.")
 
 
+@contextlib.contextmanager
+def _user_code(where: str, method: str):
+    """Errors raised while a component's own method runs (a sympy operation on something that
+    is not an expression, a misspelled attribute) are reported with the component's path."""
+    try:
+        yield
+    except AcausalError:
+        raise
+    except RecursionError:
+        raise ModelDefinitionError(f"{where}.{method}() recursed without end: a component's "
+                                   "methods must not call themselves.") from None
+    except (sp.SympifyError, TypeError, ValueError, AttributeError, IndexError, KeyError,
+            ZeroDivisionError) as exc:
+        raise ModelDefinitionError(
+            f"{where}.{method}() failed with {type(exc).__name__}: {exc}. Check the "
+            f"expressions it builds (every name must be a variable, parameter or number of "
+            "the component, and a part is not a number).") from exc
+
+
 def _iter_relations(items: Any):
     if items is None:
         return
@@ -187,7 +209,8 @@ def flatten(model: Component) -> FlatSystem:
         for bp in node._parameters:
             for name, symbol, value in bp.scalars():
                 parameters.append(FlatParameter(name, symbol, value, bp.decl.unit,
-                                                bp.decl.description, node.path))
+                                                bp.decl.description, node.path,
+                                                min=bp.decl.min, max=bp.decl.max))
 
     equations: list[FlatEquation] = []
     initial: list[FlatEquation] = []
@@ -198,17 +221,22 @@ def flatten(model: Component) -> FlatSystem:
         where = _describe_component(comp)
         for target, method in ((equations, comp.equations), (initial, comp.initial_equations)):
             kind = "initial equation" if target is initial else "equation"
-            for i, item in enumerate(_iter_relations(method()), start=1):
-                label = f"{kind} {i} of {where}"
-                for expr, display in _to_residuals(item, label):
-                    target.append(FlatEquation(expr, comp.path, label, display))
-        for i, when in enumerate(comp.events() or (), start=1):
+            with _user_code(where, method.__name__):
+                for i, item in enumerate(_iter_relations(method()), start=1):
+                    label = f"{kind} {i} of {where}"
+                    for expr, display in _to_residuals(item, label):
+                        target.append(FlatEquation(expr, comp.path, label, display))
+        with _user_code(where, "events"):
+            clauses = list(comp.events() or ())
+        for i, when in enumerate(clauses, start=1):
             if not isinstance(when, When):
                 raise ModelDefinitionError(f"{where}.events() returned {when!r}: return When(...) "
                                            "clauses.")
             events.append(FlatEvent(when.condition, when.actions, comp.path,
                                     f"event {i} of {where}"))
-        for conn in _iter_relations(comp.connections()):
+        with _user_code(where, "connections"):
+            connections = list(_iter_relations(comp.connections()))
+        for conn in connections:
             if not isinstance(conn, Connection):
                 raise ModelDefinitionError(
                     f"{where}.connections() returned {conn!r}: return connect(a, b) statements.")

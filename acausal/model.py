@@ -23,6 +23,7 @@ singly or as lists, which is how models with a size parameter are written.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -147,16 +148,44 @@ class Parameter:
     """
 
     def __init__(self, default: Any = None, *, unit: str | None = None, description: str = "",
-                 structural: bool | None = None) -> None:
+                 structural: bool | None = None, min: float | None = None,  # noqa: A002
+                 max: float | None = None) -> None:  # noqa: A002 - Modelica's names
         self.default = default
         self.unit = unit
         self.description = description
         if structural is None:
             structural = default is None or isinstance(default, (bool, str))
         self.structural = structural
+        self.min = min
+        self.max = max
+
+    def bounds_text(self) -> str:
+        """The admissible range as text, e.g. '>= 0'."""
+        parts = []
+        if self.min is not None:
+            parts.append(f">= {self.min:g}")
+        if self.max is not None:
+            parts.append(f"<= {self.max:g}")
+        return " and ".join(parts)
 
     def __repr__(self) -> str:
         return f"Parameter({self.default!r}, unit={self.unit!r})"
+
+
+def check_bounds(name: str, value: float, low: float | None, high: float | None,
+                 description: str = "") -> None:
+    """Raise ParameterError when ``value`` lies outside the declared ``[low, high]``.
+
+    Declared bounds are the physically possible values of a parameter (Modelica's ``min`` and
+    ``max`` attributes, e.g. a mass ``>= 0``): a value outside them is a mistake, not a model.
+    """
+    if (low is None or value >= low) and (high is None or value <= high):
+        return
+    rng = " and ".join(([f">= {low:g}"] if low is not None else [])
+                       + ([f"<= {high:g}"] if high is not None else []))
+    what = f" ({description})" if description else ""
+    raise ParameterError(f"Parameter '{name}'{what} is {value:g}, but it must be {rng}: give a "
+                         "value in that range.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -214,8 +243,29 @@ def _broadcast(value, n, name):
     return list(arr)
 
 
-def _as_number(value, name, owner_path):
-    """Convert a numeric parameter value to float(s), naming the parameter on failure."""
+def _as_number(value, name, owner_path, default=None):
+    """Convert a numeric parameter value to float(s), naming the parameter on failure.
+
+    The shape must agree with the declared default's: a list for a scalar parameter (or a
+    number for a vector one) is a mistake that sympy would otherwise report from deep inside.
+    """
+    where = f"Parameter '{name}' of component '{owner_path or '<root>'}'"
+    is_seq = isinstance(value, (list, tuple, np.ndarray, sp.MatrixBase))
+    if default is not None and not isinstance(default, (bool, str)):
+        default_seq = isinstance(default, (list, tuple, np.ndarray, sp.MatrixBase))
+        if is_seq and not default_seq:
+            raise ParameterError(f"{where} is a scalar, but it was given {value!r}: give one "
+                                 "number.")
+        if default_seq and not is_seq:
+            n = len(np.asarray(default, dtype=object).ravel())
+            raise ParameterError(f"{where} is a vector of {n} numbers, but it was given "
+                                 f"{value!r}: give a list of {n} numbers.")
+        if default_seq and is_seq:
+            n = len(np.asarray(default, dtype=object).ravel())
+            m = len(np.asarray(value, dtype=object).ravel())
+            if n != m:
+                raise ParameterError(f"{where} is a vector of {n} numbers, but it was given "
+                                     f"{m}: give a list of {n} numbers.")
     try:
         if isinstance(value, (list, tuple, np.ndarray, sp.MatrixBase)):
             numbers = tuple(float(v) for v in np.asarray(value, dtype=object).ravel())
@@ -224,12 +274,10 @@ def _as_number(value, name, owner_path):
             numbers = float(value)
             bad = [] if math.isfinite(numbers) else [numbers]
     except (TypeError, ValueError) as exc:
-        raise ParameterError(f"Parameter '{name}' of component '{owner_path or '<root>'}' has the "
-                             f"value {value!r}, which is not a number: give a real number."
-                             ) from exc
+        raise ParameterError(f"{where} has the value {value!r}, which is not a number: give a "
+                             "real number.") from exc
     if bad:
-        raise ParameterError(f"Parameter '{name}' of component '{owner_path or '<root>'}' is not "
-                             f"finite ({value!r}): give a finite real number.")
+        raise ParameterError(f"{where} is not finite ({value!r}): give a finite real number.")
     return numbers
 
 
@@ -270,8 +318,64 @@ def _is_declaration(value) -> bool:
             and all(isinstance(v, Node) for v in value))
 
 
+def _declaration_kind(value) -> str:
+    if isinstance(value, Parameter):
+        return "parameter"
+    if isinstance(value, Variable):
+        return "variable"
+    if isinstance(value, Outer):
+        return "outer"
+    return "part or connector"
+
+
+def _shadows(before, after) -> bool:
+    """Whether redeclaring ``before`` as ``after`` breaks the equations that use the name: a
+    variable or a part replaced by something of another kind. A parameter may become a part
+    (a source's reference expression replaced by a signal input is the usual case)."""
+    return not isinstance(before, Parameter) and \
+        _declaration_kind(before) != _declaration_kind(after)
+
+
+# Deepest nesting of parts a model may have. Deeper nesting is a component that contains or
+# builds itself without end (Python would stop with a RecursionError from deep inside).
+MAX_NESTING = 100
+_construction_depth = [0]
+
+
+def _guard_construction(init):
+    """Wrap a component class's ``__init__`` so that endless self-construction is reported."""
+
+    @functools.wraps(init)
+    def guarded(self, *args, **kwargs):
+        _construction_depth[0] += 1
+        try:
+            if _construction_depth[0] > MAX_NESTING:
+                raise ModelDefinitionError(
+                    f"{type(self).__name__} builds itself recursively: creating it creates parts "
+                    f"nested more than {MAX_NESTING} deep. A component cannot contain an instance "
+                    "of itself; build repeated structures as a list of parts (see the chain "
+                    "examples) or stop the recursion with a size parameter.")
+            return init(self, *args, **kwargs)
+        except RecursionError:
+            raise ModelDefinitionError(
+                f"{type(self).__name__} builds itself recursively (Python's recursion limit was "
+                "reached while creating it): a component cannot contain an instance of itself; "
+                "build repeated structures as a list of parts.") from None
+        finally:
+            _construction_depth[0] -= 1
+
+    guarded._acausal_guarded = True
+    return guarded
+
+
 class Node:
     """Common base of :class:`Component` and :class:`Connector`: declarations and binding."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is not None and not getattr(init, "_acausal_guarded", False):
+            cls.__init__ = _guard_construction(init)
 
     def __new__(cls, *args, **kwargs):
         obj = super().__new__(cls)
@@ -303,6 +407,13 @@ class Node:
                 if key.startswith("_"):
                     continue
                 if _is_declaration(value):
+                    before = decls.get(key)
+                    if before is not None and _shadows(before, value):
+                        raise ModelDefinitionError(
+                            f"{klass.__name__}.{key} is declared as a {_declaration_kind(value)}, "
+                            f"but a base class of {cls.__name__} declares '{key}' as a "
+                            f"{_declaration_kind(before)} (its equations use it as one): give "
+                            "the new declaration another name.")
                     decls[key] = value
                 elif key in decls:  # a subclass may remove a declaration by overriding it
                     del decls[key]
@@ -311,6 +422,16 @@ class Node:
 
     def __setattr__(self, key: str, value: Any) -> None:
         if not key.startswith("_") and _is_declaration(value):
+            declared = self._class_declarations().get(key)
+            if declared is not None and _shadows(declared, value):
+                raise ModelDefinitionError(
+                    f"{type(self).__name__}.{key} is declared as a {_declaration_kind(declared)}"
+                    f" in the class, and __init__ assigns a {_declaration_kind(value)} to it: "
+                    "give the new part another name.")
+            if value is self:
+                raise ModelDefinitionError(
+                    f"{type(self).__name__}: '{key}' is the component itself; a component cannot "
+                    "contain itself.")
             if self._path is not None:
                 raise ModelDefinitionError(
                     f"Cannot add '{key}' to '{self._path or type(self).__name__}' after it was "
@@ -331,6 +452,11 @@ class Node:
     def _bind(self, path: str) -> None:
         """Create this node's symbols and bound children under the dotted ``path``."""
         object.__setattr__(self, "_path", path)
+        if path.count(".") >= MAX_NESTING:
+            raise ModelDefinitionError(
+                f"Parts are nested more than {MAX_NESTING} deep at '{path[:120]}...': "
+                f"{type(self).__name__} contains itself (directly or through its parts). A "
+                "component cannot contain an instance of itself.")
         prefix = path + "." if path else ""
         variables: list[BoundVariable] = []
         parameters: list[BoundParameter] = []
@@ -351,7 +477,11 @@ class Node:
                 if value is None:
                     raise ParameterError(f"Parameter '{name}' of component '{path or '<root>'}' "
                                          "has no value: give one when creating the component.")
-                number = _as_number(value, name, path)
+                number = _as_number(value, name, path or f"{type(self).__name__} (the model)",
+                                    decl.default)
+                for k, item in enumerate(number if isinstance(number, tuple) else (number,)):
+                    label = full if not isinstance(number, tuple) else f"{full}[{k}]"
+                    check_bounds(label, item, decl.min, decl.max, decl.description)
                 shape = (len(number),) if isinstance(number, tuple) else ()
                 symbol = _make_symbol(full, shape)
                 parameters.append(BoundParameter(full, symbol, number, decl, self))
@@ -532,6 +662,10 @@ def connect(a: Connector, b: Connector) -> Connection:
             raise ModelDefinitionError(f"connect() takes connectors, got {c!r}: connect the "
                                        "component's connector (e.g. body.frame_a), not the "
                                        "component or a variable.")
+    if a is b:
+        where = a._path if a._path is not None else type(a).__name__
+        raise ModelDefinitionError(f"connect({where}, {where}) connects a connector with itself, "
+                                   "which states nothing: connect it to another connector.")
     if a._path is not None and b._path is not None and a._signature() != b._signature():
         raise ModelDefinitionError(
             f"connect({a.path}, {b.path}): the connectors do not match "

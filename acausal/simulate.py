@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .compiler import CompiledSystem
-from .errors import AcausalError, SimulationError
+from .errors import AcausalError, InputError, SimulationError, did_you_mean
 from .hybrid import HybridSimulation
 from .initialize import initialize, solve_algebraic
 from .model import Component
@@ -22,57 +22,122 @@ def output_grid(t_start: float, t_end: float, n_points: int | None, dt: float | 
                 t_eval: Any) -> np.ndarray:
     """The output times: explicit ``t_eval``, a step ``dt``, or ``n_points`` equal intervals."""
     if t_eval is not None:
-        grid = np.asarray(t_eval, dtype=float).ravel()
+        try:
+            grid = np.asarray(t_eval, dtype=float).ravel()
+        except (TypeError, ValueError):
+            raise InputError(f"t_eval must be an array of times in seconds, got {t_eval!r}."
+                             ) from None
         if grid.size == 0 or np.any(np.diff(grid) <= 0) or not np.all(np.isfinite(grid)):
-            raise SimulationError("t_eval must be a non-empty, strictly increasing array of "
-                                  "finite times.")
+            raise InputError("t_eval must be a non-empty, strictly increasing array of "
+                             "finite times.")
         return grid
     if not (np.isfinite(t_start) and np.isfinite(t_end)) or t_end <= t_start:
-        raise SimulationError(f"t_end ({t_end}) must be a finite time after t_start ({t_start}).")
+        raise InputError(f"t_end ({t_end}) must be a finite time after t_start ({t_start}).")
     if dt is not None:
+        dt = as_time(dt, "dt")
         if not dt > 0:
-            raise SimulationError(f"dt must be positive, got {dt}.")
+            raise InputError(f"dt must be a positive time step in seconds, got {dt}.")
         n = int(round((t_end - t_start) / dt))
         grid = t_start + dt * np.arange(n + 1)
         if grid[-1] < t_end - 1e-12 * max(1.0, abs(t_end)):
             grid = np.append(grid, t_end)
         grid[-1] = min(grid[-1], t_end)
         return grid
+    if n_points is not None and (isinstance(n_points, bool) or not float(
+            as_time(n_points, "n_points")).is_integer()):
+        raise InputError(f"n_points must be a whole number of output points, got {n_points!r}.")
     n = DEFAULT_INTERVALS if n_points is None else int(n_points) - 1
     if n < 1:
-        raise SimulationError("n_points must be at least 2.")
+        raise InputError(f"n_points must be at least 2, got {n_points!r}.")
     return np.linspace(t_start, t_end, n + 1)
+
+
+# The options of simulate(), with what each one accepts (quoted when a name is misspelled).
+SIMULATE_OPTIONS = {
+    "t_start": "start time [s] (0)",
+    "n_points": "number of output points (501)",
+    "dt": "output step [s]",
+    "t_eval": "explicit output times [s]",
+    "params": "parameter values by dotted name",
+    "start": "start values of variables by dotted name",
+    "rtol": "relative tolerance (1e-6)",
+    "atol": "absolute tolerance (1e-8, times each variable's nominal value)",
+    "max_step": "largest integrator step [s]",
+    "integrator_options": "max_num_steps, max_order, suppress_algebraic",
+    "dynamic_state_selection": "re-select states during the run (None: when needed)",
+    "progress": "progress display (None: on a terminal)",
+}
+
+
+def check_options(options: dict, accepted: dict = SIMULATE_OPTIONS, what: str = "simulate"
+                  ) -> None:
+    """Name a misspelled or unknown option and list the ones there are."""
+    unknown = [k for k in options if k not in accepted]
+    if unknown:
+        name = unknown[0]
+        listing = "; ".join(f"{k}: {v}" for k, v in accepted.items())
+        raise InputError(f"{what}() has no option '{name}'.{did_you_mean(name, accepted)} "
+                         f"The options are {listing}.")
+
+
+def as_time(value: Any, name: str) -> float:
+    """A time (or count) argument as a float, naming the argument when it is not a number."""
+    if isinstance(value, bool):
+        raise InputError(f"{name} must be a number, got {value!r}.")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must be a number (seconds for times), got {value!r}.") from None
+    if not np.isfinite(number):
+        raise InputError(f"{name} must be finite, got {value!r}.")
+    return number
 
 
 def simulate(model: Component | CompiledSystem, t_end: float, **options: Any) -> Solution:
     """Compile (if needed), initialise and integrate a model.
 
     Options: ``t_start`` (0), ``n_points`` (501 output points) or ``dt`` or ``t_eval``,
-    ``params`` (dict of parameter overrides by dotted name), ``rtol`` (1e-6), ``atol`` (1e-8),
+    ``params`` (dict of parameter overrides by dotted name, vectors as lists), ``start`` (dict
+    of start values by dotted name: replaces the declared start of a variable, ``fixed`` or
+    guess as declared, without recompiling), ``rtol`` (1e-6), ``atol`` (1e-8),
     ``max_step`` (none), ``integrator_options`` (``max_num_steps`` between output points,
     ``max_order``, ``suppress_algebraic``),
     ``dynamic_state_selection`` (None: when the compiler found it needed), ``progress`` (None:
     a progress bar on a terminal; with it shown, Ctrl-C returns the solution so far, marked
     ``sol.interrupted``).
     """
+    check_options(options)
+    if not isinstance(model, (Component, CompiledSystem)):
+        raise InputError(f"simulate() takes a Component instance or a CompiledSystem, got "
+                         f"{model!r}.")
     cs = model if isinstance(model, CompiledSystem) else model.compile()
     return simulate_compiled(cs, t_end, **options)
 
 
-def simulate_compiled(cs: CompiledSystem, t_end: float, *, t_start: float = 0.0,
-                      n_points: int | None = None, dt: float | None = None, t_eval: Any = None,
-                      params: dict[str, float] | None = None, rtol: float = 1e-6,
-                      atol: float = 1e-8, max_step: float | None = None,
-                      integrator_options: dict | None = None,
-                      dynamic_state_selection: bool | None = None,
-                      progress: bool | None = None) -> Solution:
-    grid = output_grid(float(t_start), float(t_end), n_points, dt, t_eval)
+def simulate_compiled(cs: CompiledSystem, t_end: float, **options: Any) -> Solution:
+    """Initialise and integrate a compiled system (options as :func:`simulate`)."""
+    check_options(options)
+    return _simulate(cs, t_end, **options)
+
+
+def _simulate(cs: CompiledSystem, t_end: float, *, t_start: float = 0.0,
+              n_points: int | None = None, dt: float | None = None, t_eval: Any = None,
+              params: dict[str, float] | None = None, start: dict[str, float] | None = None,
+              rtol: float = 1e-6, atol: float = 1e-8, max_step: float | None = None,
+              integrator_options: dict | None = None,
+              dynamic_state_selection: bool | None = None,
+              progress: bool | None = None) -> Solution:
+    t_end, t_start = as_time(t_end, "t_end"), as_time(t_start, "t_start")
+    grid = output_grid(t_start, t_end, n_points, dt, t_eval)
+    if integrator_options is not None and not isinstance(integrator_options, dict):
+        raise InputError(f"integrator_options must be a dict, got {integrator_options!r}.")
     settings = solver_settings(rtol, atol, max_step, integrator_options or {})
     p = cs.parameter_vector(params)
-    init = _initialize_with_branches(cs, p, float(grid[0]))
+    with cs.start_values(start):
+        init = _initialize_with_branches(cs, p, float(grid[0]))
     dynamic = cs.dynamic_selection if dynamic_state_selection is None else dynamic_state_selection
     dynamic = dynamic and cs.selector is not None and cs.selector.max_level > 0
-    _check_initial_derivatives(cs, grid[0], init, p)
+    _check_initial_values(cs, grid[0], init, p)
     if cs.x.numel() == 0:
         return _algebraic_only(cs, grid, init, p)
     # one path for every model: the display only reads the time from the solver's callbacks
@@ -86,13 +151,14 @@ def solver_settings(rtol: float, atol: float, max_step: float | None,
     """Check the tolerances and options a user gave and name the one that is wrong."""
     for name, value in (("rtol", rtol), ("atol", atol)):
         if not isinstance(value, (int, float)) or not np.isfinite(value) or value <= 0:
-            raise SimulationError(f"{name} must be a positive number, got {value!r}.")
-    if max_step is not None and not (np.isfinite(max_step) and max_step > 0):
-        raise SimulationError(f"max_step must be a positive number or None, got {max_step!r}.")
+            raise InputError(f"{name} must be a positive number, got {value!r}.")
+    if max_step is not None and not (isinstance(max_step, (int, float))
+                                     and np.isfinite(max_step) and max_step > 0):
+        raise InputError(f"max_step must be a positive number or None, got {max_step!r}.")
     known = {"max_num_steps", "max_order", "suppress_algebraic", "max_step_size"}
     unknown = sorted(set(extra) - known)
     if unknown:
-        raise SimulationError(
+        raise InputError(
             f"Unknown integrator_options {', '.join(unknown)}; known: {', '.join(sorted(known))} "
             "(rtol, atol and max_step are arguments of simulate).")
     settings = Settings(float(rtol), float(atol), max_step)
@@ -118,18 +184,42 @@ def _algebraic_only(cs, grid, init, p) -> Solution:
     return Solution(cs, grid, np.zeros((0, grid.size)), zs, p, init.defaulted)
 
 
-def _check_initial_derivatives(cs, t0, init, p) -> None:
-    """Name the states whose derivative is not finite at the start (CasADi's own error only
-    says that the integrator call failed)."""
-    if not cs.states:
+def _check_initial_values(cs, t0, init, p) -> None:
+    """Name what is not finite at the start: state derivatives, and any variable (``y = 1/x``
+    at ``x = 0``), with the zero-valued parameters of the components they belong to (a zero
+    mass or inertia). Without this check a NaN would only surface when the result is read."""
+    bad_der: list[str] = []
+    if cs.states:
+        xdot = np.array(cs.function("ode")(t0, init.x0, init.z0, p)).ravel()
+        bad_der = [cs.state_names[i] for i in np.nonzero(~np.isfinite(xdot))[0]]
+    values = np.array(cs.function("observed")(t0, init.x0, init.z0, p)).ravel()
+    bad_var = [cs.system.name(v) for v in np.nonzero(~np.isfinite(values))[0]]
+    bad_var = [n for n in bad_var if not n.startswith("der(")]
+    if not bad_der and not bad_var:
         return
-    xdot = np.array(cs.function("ode")(t0, init.x0, init.z0, p)).ravel()
-    bad = [cs.state_names[i] for i in np.nonzero(~np.isfinite(xdot))[0]]
-    if bad:
-        raise SimulationError(
-            f"At t = {t0:g} the derivative of {', '.join(bad[:8])} is not finite (a division by "
-            "zero: e.g. a zero mass or inertia, or a singular configuration). Check the "
-            "parameters and start values of the components these belong to.")
+    parts = []
+    if bad_der:
+        parts.append(f"the derivative of {', '.join(bad_der[:8])}")
+    if bad_var:
+        parts.append(f"the value of {', '.join(bad_var[:8])}")
+    zeros = _zero_parameters(cs, bad_der + bad_var, p)
+    many = len(zeros) > 1
+    cause = (f" The parameter{'s' * many} {', '.join(zeros)} {'are' if many else 'is'} 0: "
+             f"give {'them' if many else 'it'} a non-zero value." if zeros else
+             " Check the parameters and start values of the components these belong to.")
+    plural = len(bad_der) + len(bad_var) > 1
+    raise SimulationError(
+        f"At t = {t0:g} {' and '.join(parts)} {'are' if plural else 'is'} not finite (NaN or "
+        "inf: a division by zero, e.g. a zero mass or inertia, or a singular configuration)."
+        + cause)
+
+
+def _zero_parameters(cs, names: list[str], p: np.ndarray) -> list[str]:
+    """The parameters (e.g. 'inertia.J') equal to zero in the components that own ``names``."""
+    origin = {v.name: v.origin for v in cs.flat.variables}
+    owners = {origin.get(n, n.rpartition(".")[0]) for n in names}
+    return [prm.name for i, prm in enumerate(cs.flat.parameters)
+            if prm.origin in owners and not prm.discrete and prm.follows is None and p[i] == 0]
 
 
 def _initialize_with_branches(cs, p: np.ndarray, t0: float):

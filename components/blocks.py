@@ -77,7 +77,7 @@ class Ramp(Component):
     """
 
     height = Parameter(1.0, unit="1", description="height of the ramp")
-    duration = Parameter(2.0, unit="s", description="duration of the ramp (> 0)")
+    duration = Parameter(2.0, min=0.0, unit="s", description="duration of the ramp (> 0)")
     offset = Parameter(0.0, unit="1", description="output value before the ramp")
     start_time = Parameter(0.0, unit="s", description="time at which the ramp starts")
     y = RealOutput()
@@ -126,7 +126,7 @@ class FirstOrder(Component):
     """
 
     k = Parameter(1.0, unit="1", description="gain")
-    T = Parameter(1.0, unit="s", description="time constant (> 0)")
+    T = Parameter(1.0, min=0.0, unit="s", description="time constant (> 0)")
     init_type = Parameter("none", description="initialisation: 'steady_state', "
                           "'initial_output' or 'none'")
     y_start = Parameter(0.0, unit="1", description="initial output for init_type='initial_output'")

@@ -198,6 +198,12 @@ _NUMERIC = [
     ("limitStopsDamping", 0.0, "N.s/m", "N.m.s/rad", "limit-stop contact damping d_ls"),
 ]
 
+# Friction forces and contact coefficients cannot be negative (Exudyn leaves the spring itself
+# unrestricted: a negative stiffness is a legitimate destabilising element).
+_NON_NEGATIVE = {"fDynamicFriction", "fStaticFrictionOffset", "stickingStiffness",
+                 "stickingDamping", "exponentialDecayStatic", "fViscousFriction",
+                 "limitStopsStiffness", "limitStopsDamping"}
+
 _UF_ARGS = ("stiffness", "damping", "offset", "velocityOffset", "fDynamicFriction",
             "fStaticFrictionOffset", "exponentialDecayStatic", "fViscousFriction")
 
@@ -208,7 +214,8 @@ def _declare(rotational_units: bool):
     def deco(cls):
         for name, default, unit_t, unit_r, description in _NUMERIC:
             unit = unit_r if rotational_units else unit_t
-            setattr(cls, name, Parameter(default, unit=unit, description=description))
+            low = 0.0 if name in _NON_NEGATIVE else None
+            setattr(cls, name, Parameter(default, unit=unit, description=description, min=low))
         return cls
 
     return deco

@@ -98,8 +98,9 @@ class Pulse(Component):
     """
 
     amplitude = Parameter(1.0, unit="1", description="amplitude of the pulse")
-    width = Parameter(50.0, unit="1", description="width of the pulse in % of the period")
-    period = Parameter(1.0, unit="s", description="time for one period (> 0)")
+    width = Parameter(50.0, min=0.0, max=100.0, unit="1",
+                      description="width of the pulse in % of the period")
+    period = Parameter(1.0, min=0.0, unit="s", description="time for one period (> 0)")
     offset = Parameter(0.0, unit="1", description="offset of the output signal")
     start_time = Parameter(0.0, unit="s", description="output = offset for time < start_time")
     count = Discrete(start=0.0, description="number of completed periods")

@@ -119,12 +119,16 @@ class _StickSlip(Component):
     translational ones; the rotational classes use torques with the same variable names).
     """
 
-    F_prop = Parameter(0.0, unit="N.s/m", description="velocity dependent friction coefficient")
-    F_Coulomb = Parameter(1.0, unit="N", description="Coulomb (kinetic) friction force (>= 0)")
-    F_Stribeck = Parameter(0.0, unit="N", description="Stribeck friction force at v_rel = 0, "
+    F_prop = Parameter(0.0, min=0.0, unit="N.s/m",
+                       description="velocity dependent friction coefficient")
+    F_Coulomb = Parameter(1.0, min=0.0, unit="N",
+                          description="Coulomb (kinetic) friction force (>= 0)")
+    F_Stribeck = Parameter(0.0, min=0.0, unit="N",
+                           description="Stribeck friction force at v_rel = 0, "
                            "decaying with exp(-fexp*|v_rel|) (>= 0)")
-    fexp = Parameter(1.0, unit="s/m", description="exponential decay of the Stribeck force")
-    peak = Parameter(1.0, unit="1", description="static friction = peak*(F_Coulomb + "
+    fexp = Parameter(1.0, min=0.0, unit="s/m",
+                     description="exponential decay of the Stribeck force")
+    peak = Parameter(1.0, min=1.0, unit="1", description="static friction = peak*(F_Coulomb + "
                      "F_Stribeck) (>= 1)")
     s_rel = Variable(unit="m", description="relative displacement")
     v_rel = Variable(unit="m/s", description="relative velocity der(s_rel)")
@@ -196,12 +200,15 @@ class GroundFriction(_StickSlip):
 
 
 class _RotationalUnits(_StickSlip):
-    F_prop = Parameter(0.0, unit="N.m.s/rad", description="velocity dependent friction "
+    F_prop = Parameter(0.0, min=0.0, unit="N.m.s/rad", description="velocity dependent friction "
                        "coefficient")
-    F_Coulomb = Parameter(1.0, unit="N.m", description="Coulomb (kinetic) friction torque (>= 0)")
-    F_Stribeck = Parameter(0.0, unit="N.m", description="Stribeck friction torque at w_rel = 0, "
+    F_Coulomb = Parameter(1.0, min=0.0, unit="N.m",
+                          description="Coulomb (kinetic) friction torque (>= 0)")
+    F_Stribeck = Parameter(0.0, min=0.0, unit="N.m",
+                           description="Stribeck friction torque at w_rel = 0, "
                            "decaying with exp(-fexp*|w_rel|) (>= 0)")
-    fexp = Parameter(1.0, unit="s/rad", description="exponential decay of the Stribeck torque")
+    fexp = Parameter(1.0, min=0.0, unit="s/rad",
+                     description="exponential decay of the Stribeck torque")
     s_rel = Variable(unit="rad", description="relative angle")
     v_rel = Variable(unit="rad/s", description="relative angular velocity der(s_rel)")
     a_rel = Variable(unit="rad/s2", description="relative angular acceleration der(v_rel)")

@@ -56,7 +56,7 @@ class Inertia(Component):
     use.
     """
 
-    J = Parameter(1.0, unit="kg.m2", description="moment of inertia")
+    J = Parameter(1.0, min=0.0, unit="kg.m2", description="moment of inertia")
     flange_a = Flange()
     flange_b = Flange()
     phi = Variable(unit="rad", description="absolute rotation angle", state_priority=1)
@@ -77,7 +77,7 @@ class Spring(PartialCompliant):
     """Linear torsional spring (Modelica ``Rotational.Components.Spring``):
     ``tau = c (phi_rel - phi_rel0)``."""
 
-    c = Parameter(1.0, unit="N.m/rad", description="spring constant")
+    c = Parameter(1.0, min=0.0, unit="N.m/rad", description="spring constant")
     phi_rel0 = Parameter(0.0, unit="rad", description="unstretched spring angle")
 
     def equations(self):
@@ -88,7 +88,7 @@ class Damper(PartialCompliant):
     """Linear torsional damper (Modelica ``Rotational.Components.Damper``):
     ``tau = d der(phi_rel)``."""
 
-    d = Parameter(1.0, unit="N.m.s/rad", description="damping constant")
+    d = Parameter(1.0, min=0.0, unit="N.m.s/rad", description="damping constant")
     w_rel = Variable(unit="rad/s", description="relative angular velocity der(phi_rel)")
 
     def equations(self):
@@ -100,8 +100,8 @@ class SpringDamper(PartialCompliant):
     """Torsional spring and damper in parallel (Modelica ``Rotational.Components.SpringDamper``):
     ``tau = c (phi_rel - phi_rel0) + d der(phi_rel)``."""
 
-    c = Parameter(1.0, unit="N.m/rad", description="spring constant")
-    d = Parameter(1.0, unit="N.m.s/rad", description="damping constant")
+    c = Parameter(1.0, min=0.0, unit="N.m/rad", description="spring constant")
+    d = Parameter(1.0, min=0.0, unit="N.m.s/rad", description="damping constant")
     phi_rel0 = Parameter(0.0, unit="rad", description="unstretched spring angle")
     w_rel = Variable(unit="rad/s", description="relative angular velocity der(phi_rel)")
 

@@ -56,7 +56,7 @@ class Mass(Component):
     ``m a = flange_a.f + flange_b.f``. ``flange`` is an alias of ``flange_a`` for one-port use.
     """
 
-    m = Parameter(1.0, unit="kg", description="mass")
+    m = Parameter(1.0, min=0.0, unit="kg", description="mass")
     flange_a = Flange()
     flange_b = Flange()
     s = Variable(unit="m", description="position", state_priority=1)
@@ -79,7 +79,7 @@ class Spring(PartialCompliant):
     Source: MSL ``Modelica.Mechanics.Translational.Components.Spring``.
     """
 
-    c = Parameter(1.0, unit="N/m", description="spring constant")
+    c = Parameter(1.0, min=0.0, unit="N/m", description="spring constant")
     s_rel0 = Parameter(0.0, unit="m", description="unstretched length")
 
     def equations(self):
@@ -92,7 +92,7 @@ class Damper(PartialCompliant):
     Source: MSL ``Modelica.Mechanics.Translational.Components.Damper``.
     """
 
-    d = Parameter(1.0, unit="N.s/m", description="damping constant")
+    d = Parameter(1.0, min=0.0, unit="N.s/m", description="damping constant")
     v_rel = Variable(unit="m/s", description="relative velocity der(s_rel)")
 
     def equations(self):
@@ -106,8 +106,8 @@ class SpringDamper(PartialCompliant):
     Source: MSL ``Modelica.Mechanics.Translational.Components.SpringDamper``.
     """
 
-    c = Parameter(1.0, unit="N/m", description="spring constant")
-    d = Parameter(1.0, unit="N.s/m", description="damping constant")
+    c = Parameter(1.0, min=0.0, unit="N/m", description="spring constant")
+    d = Parameter(1.0, min=0.0, unit="N.s/m", description="damping constant")
     s_rel0 = Parameter(0.0, unit="m", description="unstretched length")
     v_rel = Variable(unit="m/s", description="relative velocity der(s_rel)")
 

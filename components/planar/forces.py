@@ -60,9 +60,9 @@ class Spring(_RelativeFrames):
     s_relx0, s_rely0, phi_rel0, s_small)``.
     """
 
-    c_x = Parameter(1.0, unit="N/m", description="spring stiffness in world x direction")
-    c_y = Parameter(1.0, unit="N/m", description="spring stiffness in world y direction")
-    c_phi = Parameter(1.0e5, unit="N.m/rad", description="rotational stiffness (not used)")
+    c_x = Parameter(1.0, min=0.0, unit="N/m", description="spring stiffness in world x direction")
+    c_y = Parameter(1.0, min=0.0, unit="N/m", description="spring stiffness in world y direction")
+    c_phi = Parameter(1.0e5, min=0.0, unit="N.m/rad", description="rotational stiffness (not used)")
     s_relx0 = Parameter(0.0, unit="m", description="unstretched spring length in x")
     s_rely0 = Parameter(0.0, unit="m", description="unstretched spring length in y")
     phi_rel0 = Parameter(0.0, unit="rad", description="unstretched spring angle (not used)")
@@ -93,7 +93,7 @@ class Damper(Component):
     Source: ``PlanarMechanics/Parts/Damper.mo``; Multibody.jl ``Damper(; d, s_small)``.
     """
 
-    d = Parameter(1.0, unit="N.s/m", description="damping constant")
+    d = Parameter(1.0, min=0.0, unit="N.s/m", description="damping constant")
     s_small = Parameter(1.0e-10, unit="m",
                         description="length below which the direction is not normalised")
     frame_a = Frame()
@@ -142,12 +142,12 @@ class SpringDamper(_RelativeFrames):
     c_phi, d_x, d_y, d_phi, s_relx0, s_rely0, phi_rel0)``.
     """
 
-    c_x = Parameter(1.0, unit="N/m", description="spring stiffness in world x direction")
-    c_y = Parameter(1.0, unit="N/m", description="spring stiffness in world y direction")
-    c_phi = Parameter(1.0e5, unit="N.m/rad", description="rotational spring stiffness")
-    d_x = Parameter(1.0, unit="N.s/m", description="damping constant in world x direction")
-    d_y = Parameter(1.0, unit="N.s/m", description="damping constant in world y direction")
-    d_phi = Parameter(1.0, unit="N.m.s/rad", description="rotational damping constant")
+    c_x = Parameter(1.0, min=0.0, unit="N/m", description="spring stiffness in world x direction")
+    c_y = Parameter(1.0, min=0.0, unit="N/m", description="spring stiffness in world y direction")
+    c_phi = Parameter(1.0e5, min=0.0, unit="N.m/rad", description="rotational spring stiffness")
+    d_x = Parameter(1.0, min=0.0, unit="N.s/m", description="damping constant in world x direction")
+    d_y = Parameter(1.0, min=0.0, unit="N.s/m", description="damping constant in world y direction")
+    d_phi = Parameter(1.0, min=0.0, unit="N.m.s/rad", description="rotational damping constant")
     s_relx0 = Parameter(0.0, unit="m", description="unstretched spring length in x")
     s_rely0 = Parameter(0.0, unit="m", description="unstretched spring length in y")
     phi_rel0 = Parameter(0.0, unit="rad", description="unstretched spring angle")

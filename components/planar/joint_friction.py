@@ -182,18 +182,20 @@ class _JointFriction:
 
     law = Parameter("lugre", structural=True,
                     description="friction law: 'lugre', 'coulomb' or 'stribeck'")
-    mu_static = Parameter(0.3, unit="1", description="static friction coefficient")
-    mu_dynamic = Parameter(0.2, unit="1", description="dynamic (kinetic) friction coefficient")
-    stiction_trans_vel = Parameter(1e-3, unit="m/s",
+    mu_static = Parameter(0.3, min=0.0, unit="1", description="static friction coefficient")
+    mu_dynamic = Parameter(0.2, min=0.0, unit="1",
+                           description="dynamic (kinetic) friction coefficient")
+    stiction_trans_vel = Parameter(1e-3, min=0.0, unit="m/s",
                                    description="stiction transition velocity V_s (Canudas de "
                                    "Wit's 1 mm/s; see the module docstring)")
-    max_stiction_deform = Parameter(1e-5, unit="m",
+    max_stiction_deform = Parameter(1e-5, min=0.0, unit="m",
                                     description="Adams stick-slip creep limit (0.01 mm); not "
                                     "used by the laws here")
-    bristle_stiffness = Parameter(1e5, unit="N/m", description="LuGre k0 (MotionSolve 100 N/mm)")
-    damping_effects = Parameter(316.0, unit="N.s/m",
+    bristle_stiffness = Parameter(1e5, min=0.0, unit="N/m",
+                                  description="LuGre k0 (MotionSolve 100 N/mm)")
+    damping_effects = Parameter(316.0, min=0.0, unit="N.s/m",
                                 description="LuGre k1 (MotionSolve 0.316 N s/mm)")
-    viscous_effects = Parameter(0.4, unit="N.s/m",
+    viscous_effects = Parameter(0.4, min=0.0, unit="N.s/m",
                                 description="LuGre k2 and the stribeck law's viscous "
                                 "coefficient (MotionSolve 0.0004 N s/mm)")
     effect = Parameter("All", structural=True, description="'All', 'Stiction' or 'Sliding'")
@@ -204,8 +206,8 @@ class _JointFriction:
                        "bending, torsion) or 0-15")
     regularization = Parameter("tanh", structural=True,
                                description="coulomb law: 'tanh', 'linear' or 'event'")
-    v_reg = Parameter(1e-3, unit="m/s", description="coulomb law regularisation velocity")
-    normal_force_eps = Parameter(1e-3, unit="N",
+    v_reg = Parameter(1e-3, min=0.0, unit="m/s", description="coulomb law regularisation velocity")
+    normal_force_eps = Parameter(1e-3, min=0.0, unit="N",
                                  description="eps of the smooth |x| = sqrt(x^2 + eps^2)")
 
     solver_hint = (
@@ -306,11 +308,12 @@ class RevoluteWithFriction(_JointFriction, Revolute):
     """
 
     torque_preload = Parameter(0.0, unit="N.m", description="friction torque preload")
-    pin_radius = Parameter(1e-3, unit="m", description="pin radius r_p (MotionSolve 1 mm)")
-    friction_arm = Parameter(1e-3, unit="m", description="axial-thrust arm R_n (inactive in 2-D)")
-    bending_reaction_arm = Parameter(1e-3, unit="m",
+    pin_radius = Parameter(1e-3, min=0.0, unit="m", description="pin radius r_p (MotionSolve 1 mm)")
+    friction_arm = Parameter(1e-3, min=0.0, unit="m",
+                             description="axial-thrust arm R_n (inactive in 2-D)")
+    bending_reaction_arm = Parameter(1e-3, min=0.0, unit="m",
                                      description="bending reaction arm R_b (inactive in 2-D)")
-    ball_radius = Parameter(1e-3, unit="m", description="spherical joints only (inactive)")
+    ball_radius = Parameter(1e-3, min=0.0, unit="m", description="spherical joints only (inactive)")
     yoke = Parameter(None, structural=True, description="universal joints only (inactive)")
 
     f_radial = Variable(unit="N", description="smooth |(fx, fy)| of the joint's cut force")
@@ -391,17 +394,17 @@ class PrismaticWithFriction(_JointFriction, Prismatic):
     """
 
     force_preload = Parameter(0.0, unit="N", description="friction force preload")
-    reaction_arm = Parameter(1e-3, unit="m",
+    reaction_arm = Parameter(1e-3, min=0.0, unit="m",
                              description="torsional reaction arm R_n (inactive in 2-D)")
-    initial_overlap = Parameter(1.0, unit="m",
+    initial_overlap = Parameter(1.0, min=0.0, unit="m",
                                 description="initial overlap X_s0 (MotionSolve 1000 mm)")
     overlap_delta = Parameter("Constant", structural=True,
                               description="'Constant', 'Increase' or 'Decrease'")
-    min_overlap = Parameter(1e-6, unit="m", description="lower clamp of the overlap")
-    friction_arm = Parameter(1e-3, unit="m", description="revolute joints only (inactive)")
-    bending_reaction_arm = Parameter(1e-3, unit="m", description="revolute joints only "
+    min_overlap = Parameter(1e-6, min=0.0, unit="m", description="lower clamp of the overlap")
+    friction_arm = Parameter(1e-3, min=0.0, unit="m", description="revolute joints only (inactive)")
+    bending_reaction_arm = Parameter(1e-3, min=0.0, unit="m", description="revolute joints only "
                                      "(inactive)")
-    ball_radius = Parameter(1e-3, unit="m", description="spherical joints only (inactive)")
+    ball_radius = Parameter(1e-3, min=0.0, unit="m", description="spherical joints only (inactive)")
     yoke = Parameter(None, structural=True, description="universal joints only (inactive)")
 
     f_normal = Variable(unit="N", description="normal force of the slider on the joint along n0")

@@ -92,8 +92,8 @@ class Body(Component):
     in ``src/PlanarMechanics/components.jl`` (there the angular acceleration is named ``α``).
     """
 
-    m = Parameter(1.0, unit="kg", description="mass of the body")
-    I = Parameter(0.1, unit="kg.m2", description="inertia about the frame origin (z-axis)")  # noqa: E741
+    m = Parameter(1.0, min=0.0, unit="kg", description="mass of the body")
+    I = Parameter(0.1, min=0.0, unit="kg.m2", description="inertia about the frame origin (z-axis)")  # noqa: E741
     g = Parameter(None, unit="m/s2", structural=True,
                   description="own gravity (gx, gy) instead of the world's; None: world.g")
     world = Outer(World)
@@ -185,8 +185,8 @@ class BodyShape(Component):
     r = Parameter([1.0, 0.0], unit="m", description="vector from frame_a to frame_b in frame_a")
     r_cm = Parameter([0.5, 0.0], unit="m",
                      description="vector from frame_a to the centre of mass in frame_a")
-    m = Parameter(1.0, unit="kg", description="mass of the body")
-    I = Parameter(0.1, unit="kg.m2", description="inertia about the centre of mass")  # noqa: E741
+    m = Parameter(1.0, min=0.0, unit="kg", description="mass of the body")
+    I = Parameter(0.1, min=0.0, unit="kg.m2", description="inertia about the centre of mass")  # noqa: E741
     g = Parameter(None, unit="m/s2", structural=True,
                   description="own gravity (gx, gy) instead of the world's; None: world.g")
     world = Outer(World)

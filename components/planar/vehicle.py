@@ -102,7 +102,7 @@ class _WheelBase(Component):
     (the wheel transmits no torque about the vertical axis to the frame).
     """
 
-    radius = Parameter(0.1, unit="m", description="wheel radius")
+    radius = Parameter(0.1, min=0.0, unit="m", description="wheel radius")
     r = Parameter([1.0, 0.0], unit="m",
                   description="driving direction of the wheel at frame_a.phi = 0 (normalised)")
     frame_a = Frame()
@@ -177,8 +177,8 @@ class _SlipWheel(_WheelBase):
     rotated by +90 deg), the direction of ``v_lat``.
     """
 
-    mu_A = Parameter(0.8, unit="1", description="friction coefficient at adhesion")
-    mu_S = Parameter(0.4, unit="1", description="friction coefficient at sliding")
+    mu_A = Parameter(0.8, min=0.0, unit="1", description="friction coefficient at adhesion")
+    mu_S = Parameter(0.4, min=0.0, unit="1", description="friction coefficient at sliding")
     v_lat = Variable(start=0.0, unit="m/s", description="velocity in lateral direction")
     v_slip_long = Variable(start=0.0, unit="m/s", description="longitudinal slip velocity")
     v_slip_lat = Variable(start=0.0, unit="m/s", description="lateral slip velocity")
@@ -229,9 +229,9 @@ class DryFrictionWheelJoint(_SlipWheel):
     ``shared/docs/planar_mechanics.md`` section 2.15.
     """
 
-    N = Parameter(100.0, unit="N", description="normal force")
-    vAdhesion = Parameter(0.1, unit="m/s", description="adhesion velocity (peak mu_A)")
-    vSlide = Parameter(0.3, unit="m/s", description="sliding velocity (mu_S from here on)")
+    N = Parameter(100.0, min=0.0, unit="N", description="normal force")
+    vAdhesion = Parameter(0.1, min=0.0, unit="m/s", description="adhesion velocity (peak mu_A)")
+    vSlide = Parameter(0.3, min=0.0, unit="m/s", description="sliding velocity (mu_S from here on)")
 
     def _normal_force(self):
         return self.N
@@ -261,11 +261,11 @@ class SlipBasedWheelJoint(_SlipWheel):
     Multibody.jl version it needs no ``w = 1e-10`` start nudge (see the module docstring).
     """
 
-    N = Parameter(100.0, unit="N", description="base normal load")
-    vAdhesion_min = Parameter(0.05, unit="m/s", description="minimum adhesion velocity")
-    vSlide_min = Parameter(0.15, unit="m/s", description="minimum sliding velocity")
-    sAdhesion = Parameter(0.04, unit="1", description="adhesion slippage")
-    sSlide = Parameter(0.12, unit="1", description="sliding slippage")
+    N = Parameter(100.0, min=0.0, unit="N", description="base normal load")
+    vAdhesion_min = Parameter(0.05, min=0.0, unit="m/s", description="minimum adhesion velocity")
+    vSlide_min = Parameter(0.15, min=0.0, unit="m/s", description="minimum sliding velocity")
+    sAdhesion = Parameter(0.04, min=0.0, unit="1", description="adhesion slippage")
+    sSlide = Parameter(0.12, min=0.0, unit="1", description="sliding slippage")
     dynamicLoad = RealInput(required=True)
     fN = Variable(unit="N", description="normal load max(0, N + dynamicLoad)")
     vAdhesion = Variable(unit="m/s", description="adhesion velocity")
@@ -307,12 +307,12 @@ class AirResistanceLongitudinal(Component):
     ``shared/docs/planar_mechanics.md`` section 2.20.
     """
 
-    c_W = Parameter(0.5, unit="1", description="drag coefficient")
-    area = Parameter(2.0, unit="m2", description="frontal cross area of the vehicle")
-    rho = Parameter(1.18, unit="kg/m3", description="air density")
+    c_W = Parameter(0.5, min=0.0, unit="1", description="drag coefficient")
+    area = Parameter(2.0, min=0.0, unit="m2", description="frontal cross area of the vehicle")
+    rho = Parameter(1.18, min=0.0, unit="kg/m3", description="air density")
     r = Parameter([1.0, 0.0], unit="m",
                   description="driving direction at frame_a.phi = 0 (normalised)")
-    v_eps = Parameter(1.0e-3, unit="m/s", description="minimum forward speed with drag")
+    v_eps = Parameter(1.0e-3, min=0.0, unit="m/s", description="minimum forward speed with drag")
     frame_a = Frame()
     vAir = Variable(shape=2, unit="m/s", description="air velocity relative to the vehicle, "
                     "resolved in the driving frame")

@@ -62,7 +62,7 @@ class IdealRolling(Component):
     ``shared/docs/planar_mechanics.md`` section 2.12.
     """
 
-    R = Parameter(1.0, unit="m", description="wheel radius")
+    R = Parameter(1.0, min=0.0, unit="m", description="wheel radius")
     frame_a = Frame()
     x = Variable(start=0.0, unit="m", description="x position of the wheel centre",
                  state_priority=10)
@@ -107,11 +107,12 @@ class DryFrictionBasedRolling(Component):
     ``Utilities/Functions/limitByStriple.mo`` (section 3 there).
     """
 
-    R = Parameter(1.0, unit="m", description="wheel radius")
-    vAdhesion = Parameter(0.01, unit="m/s", description="slip velocity of peak adhesion mu_A")
-    vSlide = Parameter(0.03, unit="m/s", description="slip velocity from which mu = mu_S")
-    mu_A = Parameter(0.5, unit="1", description="friction coefficient at adhesion (peak)")
-    mu_S = Parameter(0.15, unit="1", description="friction coefficient when sliding")
+    R = Parameter(1.0, min=0.0, unit="m", description="wheel radius")
+    vAdhesion = Parameter(0.01, min=0.0, unit="m/s",
+                          description="slip velocity of peak adhesion mu_A")
+    vSlide = Parameter(0.03, min=0.0, unit="m/s", description="slip velocity from which mu = mu_S")
+    mu_A = Parameter(0.5, min=0.0, unit="1", description="friction coefficient at adhesion (peak)")
+    mu_S = Parameter(0.15, min=0.0, unit="1", description="friction coefficient when sliding")
     frame_a = Frame()
     x = Variable(start=0.0, unit="m", description="x position of the wheel centre",
                  state_priority=10)
@@ -161,7 +162,7 @@ class OneDOFRollingWheelJoint(Component):
     ``phi_roll = +a.phi`` in ``b5b2133``), restated in ``shared/docs/planar_mechanics.md`` 2.12.
     """
 
-    radius = Parameter(1.0, unit="m", description="wheel radius")
+    radius = Parameter(1.0, min=0.0, unit="m", description="wheel radius")
     x0 = Parameter(0.0, unit="m", description="x position of the centre at phi_roll = 0")
     frame_a = Frame()
     phi_roll = Variable(start=0.0, unit="rad", description="rolling angle (-a.phi)")
@@ -219,14 +220,14 @@ class OneDOFSlippingWheelJoint(Component):
     section 3 there. ``v_small`` names the source's literal ``0.0001``.
     """
 
-    vAdhesion_min = Parameter(0.05, unit="m/s", description="minimum adhesion velocity")
-    vSlide_min = Parameter(0.15, unit="m/s", description="minimum sliding velocity")
-    sAdhesion = Parameter(0.04, unit="1", description="adhesion slippage")
-    sSlide = Parameter(0.12, unit="1", description="sliding slippage")
-    mu_A = Parameter(0.95, unit="1", description="friction coefficient at adhesion")
-    mu_S = Parameter(0.7, unit="1", description="friction coefficient at sliding")
-    radius = Parameter(0.1, unit="m", description="radius of the wheel")
-    v_small = Parameter(1e-4, unit="m/s",
+    vAdhesion_min = Parameter(0.05, min=0.0, unit="m/s", description="minimum adhesion velocity")
+    vSlide_min = Parameter(0.15, min=0.0, unit="m/s", description="minimum sliding velocity")
+    sAdhesion = Parameter(0.04, min=0.0, unit="1", description="adhesion slippage")
+    sSlide = Parameter(0.12, min=0.0, unit="1", description="sliding slippage")
+    mu_A = Parameter(0.95, min=0.0, unit="1", description="friction coefficient at adhesion")
+    mu_S = Parameter(0.7, min=0.0, unit="1", description="friction coefficient at sliding")
+    radius = Parameter(0.1, min=0.0, unit="m", description="radius of the wheel")
+    v_small = Parameter(1e-4, min=0.0, unit="m/s",
                         description="regularisation of the slip magnitude (must be > 0)")
     frame_a = Frame()
     phi_roll = Variable(start=0.0, unit="rad", description="wheel rolling angle",

@@ -15,6 +15,7 @@ from acausal import (
     Eq,
     Flow,
     InitializationError,
+    InputError,
     ModelDefinitionError,
     OverdeterminedError,
     Parameter,
@@ -371,7 +372,7 @@ def test_non_finite_result_is_a_simulation_error():
 def test_bad_time_grid(kwargs):
     cs = compile(Free())
     t_end = kwargs.pop("t_end")
-    with pytest.raises(SimulationError):
+    with pytest.raises(InputError, match="t_end|dt|n_points|t_eval"):
         cs.simulate(t_end, **kwargs)
 
 
