@@ -194,8 +194,11 @@ def _split_list(values: Sequence[str] | None) -> list[str]:
     return out
 
 
-def parse_assignments(items: Sequence[str] | None) -> dict[str, float]:
-    """``['body.m=2', 'c=1e3,d=4']`` -> ``{'body.m': 2.0, 'c': 1000.0, 'd': 4.0}``."""
+def parse_assignments(items: Sequence[str] | None, system=None) -> dict[str, float]:
+    """``['body.m=2', 'c=1e3,d=4']`` -> ``{'body.m': 2.0, 'c': 1000.0, 'd': 4.0}``.
+
+    With the compiled ``system``, a structural parameter is named as such (it needs the model
+    changed and compiled again, whatever the value)."""
     params: dict[str, float] = {}
     for item in items or []:
         for part in item.split(","):
@@ -206,6 +209,8 @@ def parse_assignments(items: Sequence[str] | None) -> dict[str, float]:
             name, value = name.strip(), value.strip()
             if not sep or not name or not value:
                 raise ParameterError(f"--set '{part}': write NAME=VALUE, e.g. --set body.m=2.")
+            if system is not None and name in system.flat.structural:
+                raise system.structural_parameter_error(name)
             try:
                 number = float(value)
             except ValueError:
@@ -215,6 +220,28 @@ def parse_assignments(items: Sequence[str] | None) -> dict[str, float]:
                 raise ParameterError(f"--set {name}={value}: give a finite number.")
             params[name] = number
     return params
+
+
+def check_output_path(path: str, option: str) -> None:
+    """Fail before simulating when ``path`` cannot be written: it is a folder, a parent is a
+    file, or the folder cannot be created or written to. Missing folders are created."""
+    target = Path(path)
+    if target.is_dir():
+        raise CommandLineError(f"{option} {path}: this is a folder; give a file name, e.g. "
+                               f"{target / ('out' + (target.suffix or '.csv'))}.")
+    for parent in target.parents:
+        if parent.exists() and not parent.is_dir():
+            raise CommandLineError(f"{option} {path}: '{parent}' is a file, not a folder; "
+                                   "choose another path.")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandLineError(f"{option} {path}: cannot create the folder '{target.parent}' "
+                               f"({exc.strerror}); choose another path.") from None
+    if not os.access(target.parent, os.W_OK) or (target.exists()
+                                                 and not os.access(target, os.W_OK)):
+        raise CommandLineError(f"{option} {path}: no permission to write there; choose another "
+                               "path.")
 
 
 def expand_names(system, names: Sequence[str], option: str) -> list[str]:
@@ -434,18 +461,27 @@ def _animate(sol, drawing: list, title: str, path: str, fps: int | None) -> None
 
 
 def cmd_simulate(args) -> int:
-    params = parse_assignments(args.set)
     model, label, system = _compile(args)
+    params = parse_assignments(args.set, system)
     system.parameter_vector(params)  # unknown names and bad values fail before integrating
     plot_names = expand_names(system, _split_list(args.plot), "--plot")
     columns = expand_names(system, _split_list(args.columns), "--columns") if args.columns \
         else None
     drawing: list = []
+    for option, path in (("--csv", args.csv), ("--png", args.png), ("--animate", args.animate)):
+        if path:
+            check_output_path(path, option)
     if args.animate:
         if Path(args.animate).suffix.lower() not in (".gif", ".mp4"):
             raise CommandLineError(f"--animate {args.animate}: write a .gif (or .mp4 with "
                                    "ffmpeg).")
         _need_matplotlib()
+        if Path(args.animate).suffix.lower() == ".mp4":
+            from matplotlib import animation
+
+            if not animation.writers.is_available("ffmpeg"):
+                raise CommandLineError(f"--animate {args.animate}: writing .mp4 needs ffmpeg on "
+                                       "the PATH (install it), or write a .gif instead.")
         drawing = planar_drawing(model)
         if not drawing:
             raise CommandLineError(f"--animate: {system.model_name} has no planar parts "
@@ -481,7 +517,6 @@ def cmd_simulate(args) -> int:
             unit = sol.unit(n)
             print(f"  {n:<{width}} = {_fmt(float(sol[n][-1]))}" + (f" {unit}" if unit else ""))
     if args.csv:
-        Path(args.csv).parent.mkdir(parents=True, exist_ok=True)
         sol.to_csv(args.csv, [c for c in columns if c not in ("t", "time")]
                    if columns else None)
         print(f"CSV written to {args.csv}")

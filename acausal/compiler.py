@@ -115,6 +115,8 @@ class CompiledSystem:
         if not isinstance(params, dict):
             raise InputError(f"params must be a dict of values by dotted name, got {params!r}.")
         for name, value in params.items():
+            if name in self.flat.structural:
+                raise self.structural_parameter_error(name)
             if name not in index and self._vector_size(name) is None:
                 hint = did_you_mean(name, self.parameter_names)
                 raise ParameterError(f"'{name}' is not a parameter of {self.model_name}.{hint}")
@@ -129,6 +131,15 @@ class CompiledSystem:
                 check_bounds(element, number, prm.min, prm.max, prm.description)
                 p[index[element]] = number
         return p
+
+    def structural_parameter_error(self, name: str) -> ParameterError:
+        """The error for a change of the structural parameter ``name`` after compilation."""
+        owner, _, short = name.rpartition(".")
+        return ParameterError(
+            f"'{name}' is a structural parameter (now {self.flat.structural[name]!r}): it decides "
+            "which equations the model has, so it cannot change without compiling again. Set it "
+            f"where the model is built ({short}=... when creating '{owner or self.model_name}') "
+            "and compile again.")
 
     @contextlib.contextmanager
     def start_values(self, start: dict[str, Any] | None):

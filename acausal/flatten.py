@@ -24,7 +24,16 @@ import numpy as np
 import sympy as sp
 
 from .errors import AcausalError, ModelDefinitionError, UnconnectedConnectorError
-from .model import BoundVariable, Component, Connection, Connector, Node, When, assign
+from .model import (
+    BoundVariable,
+    Component,
+    Connection,
+    Connector,
+    Node,
+    Parameter,
+    When,
+    assign,
+)
 from .symbolic import der, event_if, residual, time
 
 
@@ -100,6 +109,8 @@ class FlatSystem:
     initial_equations: list[FlatEquation] = field(default_factory=list)
     events: list[FlatEvent] = field(default_factory=list)
     hints: dict[str, str] = field(default_factory=dict)  # component path -> solver_hint
+    # dotted name -> value of every structural parameter (set when the model is built)
+    structural: dict[str, Any] = field(default_factory=dict)
 
     def hint_for(self, path: str) -> str:
         """The ``solver_hint`` of the component at ``path`` or of the nearest one above it."""
@@ -279,6 +290,9 @@ def flatten(model: Component) -> FlatSystem:
 
     flat = FlatSystem(type(model).__name__, variables, parameters, equations, initial, events)
     flat.hints = {c.path: type(c).solver_hint for c in components if type(c).solver_hint}
+    flat.structural = {(c.path + "." if c.path else "") + name: getattr(c, name, decl.default)
+                       for c in components for name, decl in c._declarations().items()
+                       if isinstance(decl, Parameter) and decl.structural}
     _expand_derivatives_of_expressions(flat)
     _lower_event_ifs(flat)
     _check_events(flat)
@@ -328,6 +342,7 @@ def _check_events(flat: FlatSystem) -> None:
     continuous = {v.symbol for v in flat.variables}
     discrete = {p.symbol for p in flat.parameters if p.discrete}
     for ev in flat.events:
+        _check_condition(ev.condition, ev.label, discrete)
         for action in ev.actions:
             target = action.target
             if action.kind == "reinit" and target not in continuous:
@@ -337,6 +352,30 @@ def _check_events(flat: FlatSystem) -> None:
                 raise ModelDefinitionError(
                     f"{ev.label}: assign({target}, ...) needs a Discrete variable; declare it "
                     "with Discrete(start=...), or use reinit for a state.")
+
+
+def _check_condition(condition: Any, label: str, discrete: set) -> None:
+    """An event condition must be a relation or a logical combination of relations: anything
+    else (``x - 0.5``, a number, a continuous variable) would never fire."""
+    from sympy.logic.boolalg import BooleanAtom, BooleanFunction
+
+    def ok(c) -> bool:
+        if isinstance(c, sp.Rel):
+            return True
+        if isinstance(c, BooleanFunction):
+            return all(ok(a) for a in c.args)
+        return isinstance(c, sp.Symbol) and c in discrete
+
+    if isinstance(condition, (bool, BooleanAtom)):
+        raise ModelDefinitionError(
+            f"{label}: the condition is the constant {condition} (sympy evaluated it before "
+            "acausal saw it), so the event would never fire: write a relation between "
+            "variables, e.g. When(self.x > 0.5, ...).")
+    if not ok(condition):
+        raise ModelDefinitionError(
+            f"{label}: the condition {sp.sstr(condition)} is not a relation, so it would never "
+            "fire: write a relation such as When(self.x > 0.5, ...) (or And/Or/Not of "
+            "relations).")
 
 
 def _flat_variables(bv: BoundVariable, node: Node) -> list[FlatVariable]:

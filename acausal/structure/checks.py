@@ -7,7 +7,7 @@ Unmatched equations make the model over-determined there, unmatched variables un
 
 from __future__ import annotations
 
-from ..errors import OverdeterminedError, UnderdeterminedError
+from ..errors import OverdeterminedError, StructurallySingularError, UnderdeterminedError
 from .matching import maximum_matching
 from .system import EquationSystem
 
@@ -36,6 +36,14 @@ def check_structure(system: EquationSystem) -> None:
     free_eqs = [e for e in range(system.n_eqs) if m.eq_to_var[e] == -1]
     free_vars = [declared[k] for k in range(len(declared)) if m.var_to_eq[k] == -1]
     counts = f"The model has {system.n_eqs} equations and {len(declared)} unknowns."
+    if free_eqs and free_vars:
+        raise StructurallySingularError(
+            f"{counts} The model is structurally singular: some equations over-determine "
+            "their variables while other variables are determined by no equation. Left "
+            "undetermined (give each an equation, or connect the connector it belongs to):"
+            + _listing([system.describe_var(v) for v in free_vars])
+            + "\nOne equation too many where these are (remove one, or the connection that "
+            "duplicates it):" + _listing([system.describe_eq(e) for e in free_eqs]))
     if free_eqs:
         raise OverdeterminedError(
             f"{counts} These equations are more than their variables can satisfy (remove one, "
