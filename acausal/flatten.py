@@ -52,6 +52,7 @@ class FlatVariable:
     origin: str  # path of the declaring component (or connector)
     kind: str  # "variable", "potential" or "flow"
     nominal: float | None = None  # typical magnitude (Modelica nominal); None: derived
+    start_depth: int = 0  # where the start was written (smaller: higher up, stronger)
 
 
 @dataclass
@@ -171,7 +172,8 @@ def _user_code(where: str, method: str):
     except (sp.SympifyError, TypeError, ValueError, AttributeError, IndexError, KeyError,
             ZeroDivisionError) as exc:
         raise ModelDefinitionError(
-            f"{where}.{method}() failed with {type(exc).__name__}: {exc}. Check the "
+            f"{where}.{method}() failed with {type(exc).__name__}: {str(exc).rstrip('.')}. "
+            "Check the "
             f"expressions it builds (every name must be a variable, parameter or number of "
             "the component, and a part is not a number).") from exc
 
@@ -383,7 +385,7 @@ def _flat_variables(bv: BoundVariable, node: Node) -> list[FlatVariable]:
     nominal = _nominal(d.get("nominal"), node, bv)
     return [FlatVariable(name, symbol, start, bool(d.get("fixed")), guess, d.get("unit"),
                          d.get("description"), float(d.get("state_priority")), node.path, d.kind,
-                         nominal[k] if isinstance(nominal, list) else nominal)
+                         nominal[k] if isinstance(nominal, list) else nominal, bv.start_depth)
             for k, (name, symbol, start, guess) in enumerate(bv.scalars())]
 
 

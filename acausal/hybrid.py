@@ -31,6 +31,7 @@ Every simulation goes through :class:`HybridSimulation` (one path, whatever is d
 
 from __future__ import annotations
 
+import re
 import signal
 import threading
 from collections import deque
@@ -654,6 +655,7 @@ class HybridSimulation:
         """The solver's flag, the time reached, the variables that blow up; raises with the
         solution so far on the exception (``err.solution``)."""
         flag = sundials.flag_name(prob.solver_name, status)
+        t = _time_reached(prob.last_message, t)
         cur = self.cur
         culprits = []
         try:
@@ -695,3 +697,18 @@ class HybridSimulation:
             f"states {', '.join(cur.state_names) or '-'}. Largest relative to their nominal "
             f"values: {named}. {advice} The solution up to the failure is on the exception "
             "(err.solution).")
+
+
+def _time_reached(message: str, t: float) -> float:
+    """The solver's own time at a failure ("At t = 0.33 ...", "Internal t = 0.33 and h = ...")
+    when its message gives one before ``t`` (scikit-sundae may report the output point it was
+    heading for instead)."""
+    found = re.findall(r"\bt = ([-+0-9.eE]+)", message or "")
+    for text in reversed(found):
+        try:
+            reached = float(text)
+        except ValueError:
+            continue
+        if np.isfinite(reached) and reached <= t:
+            return reached
+    return t

@@ -58,50 +58,74 @@ def _declared_guess(cs, v: int) -> float | None:
 def _guesses(cs, indices, propagated: dict[int, float] | None = None) -> np.ndarray:
     vals = []
     for v in indices:
-        g = _declared_guess(cs, v)
-        if g is None and propagated:
-            g = propagated.get(v)
+        g = propagated.get(v) if propagated else None
+        if g is None:
+            g = _declared_guess(cs, v)
         vals.append(0.0 if g is None else g)
     return np.array(vals, dtype=float)
 
 
 def propagate_guesses(cs, p: np.ndarray, t0: float, wanted: list[int]) -> dict[int, float]:
-    """Guesses for start-less iteration variables, carried through the equations.
+    """Guesses for iteration variables, carried through the equations.
 
     A start value given on one variable carries over to others: an equation in which all
     variables but one have a value (a start value, a value from parameters, or one propagated
     before) and which is linear in the remaining one gives that one a value. This is how
     Modelica tools propagate start values through ``phi_b = phi_a + phi`` or ``s_rel = s_b - s_a``.
-    Only ``wanted`` variables without a start of their own are returned.
-    """
-    import sympy as sp
 
+    Start values are ranked by where they were written (Modelica's priority: higher up in the
+    hierarchy first, fixed values first of all): the values propagated from the stronger ones
+    replace a library component's own default start (a body's angle 0) on the variables they
+    reach, so guesses on a loop's joint angles reach the bodies' angles. Returns the
+    propagated value of each ``wanted`` variable that one stronger than its own start reaches.
+    """
     from .structure.blt import linear_solution
     from .symbolic import time
 
     system = cs.system
-    need = {v for v in wanted if _declared_guess(cs, v) is None}
-    if not need:
-        return {}
-    known: dict[int, float] = {}
+    ranked: dict[int, tuple[int, float]] = {}  # v -> (rank, value); rank -1: fixed
     for v in range(system.n_vars):
         g = _declared_guess(cs, v)
         if g is not None:
-            known[v] = g
-    values: dict = {prm.symbol: float(p[i]) for i, prm in enumerate(cs.flat.parameters)}
-    values[time] = t0
-    for v, g in known.items():
-        values[system.symbols[v]] = g
+            info = system.info[v]
+            ranked[v] = (-1 if info.fixed else info.start_depth, g)
+    levels = sorted({rank for rank, _ in ranked.values()})
+    wanted_set = set(wanted)
+    # only algebraic variables without a start, or variables with a start weaker than the
+    # strongest, can gain one (a state without any start keeps Modelica's default 0)
+    algebraic = set(cs.algebraics)
+    if not any((v in algebraic and v not in ranked) or (v in ranked and ranked[v][0] > levels[0])
+               for v in wanted_set):
+        return {}
+    base_values: dict = {prm.symbol: float(p[i]) for i, prm in enumerate(cs.flat.parameters)}
+    base_values[time] = t0
     eqs_of: dict[int, list[int]] = {}
-    missing = []
     for e in range(system.n_eqs):
-        inc = system.incidence[e]
-        missing.append(sum(1 for v in inc if v not in known))
-        for v in inc:
+        for v in system.incidence[e]:
             eqs_of.setdefault(v, []).append(e)
+    settled: dict[int, float] = {}  # values carried from stronger levels
+    for level in levels or [0]:
+        known = dict(settled)
+        for v, (rank, g) in ranked.items():
+            if rank <= level and v not in known:
+                known[v] = g
+        values = dict(base_values)
+        values.update({system.symbols[v]: g for v, g in known.items()})
+        _spread(system, known, values, eqs_of, linear_solution)
+        for v, g in known.items():
+            settled.setdefault(v, g)
+    return {v: settled[v] for v in wanted_set if v in settled
+            and (v not in ranked or settled[v] != ranked[v][1])}
+
+
+def _spread(system, known: dict[int, float], values: dict, eqs_of: dict, linear_solution) -> None:
+    """Give values to the variables that equations with one unknown left determine linearly."""
+    import sympy as sp
+
+    missing = [sum(1 for v in system.incidence[e] if v not in known)
+               for e in range(system.n_eqs)]
     queue = [e for e in range(system.n_eqs) if missing[e] == 1]
-    out: dict[int, float] = {}
-    while queue and need:
+    while queue:
         e = queue.pop()
         if missing[e] != 1:
             continue
@@ -117,14 +141,10 @@ def propagate_guesses(cs, p: np.ndarray, t0: float, wanted: list[int]) -> dict[i
             continue
         known[target] = value
         values[system.symbols[target]] = value
-        if target in need:
-            out[target] = value
-            need.discard(target)
         for e2 in eqs_of.get(target, ()):
             missing[e2] -= 1
             if missing[e2] == 1:
                 queue.append(e2)
-    return out
 
 
 def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
@@ -132,7 +152,7 @@ def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
     n_x, n_z = cs.x.numel(), cs.z.numel()
     fixed = _fixed_conditions(cs)
     state_pos = {v: i for i, v in enumerate(cs.states)}
-    propagated = propagate_guesses(cs, p, t0, list(cs.algebraics))
+    propagated = propagate_guesses(cs, p, t0, list(cs.states) + list(cs.algebraics))
     x_guess = _guesses(cs, cs.states, propagated)
     z_guess = _guesses(cs, cs.algebraics, propagated)
 

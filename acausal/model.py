@@ -201,6 +201,10 @@ class BoundVariable:
     value: Any  # sp.Symbol or sp.Matrix of symbols
     decl: Variable
     owner: Any  # the Component or Connector that declares it
+    # Nesting depth of the component whose code wrote the start value (0: the model itself).
+    # Modelica's rule: a start value written higher up in the hierarchy (a modifier such as
+    # Revolute(phi=Variable(start=...))) outranks a library component's own default.
+    start_depth: int = 0
 
     def scalars(self):
         """(name, symbol, start, guess) for each scalar element."""
@@ -229,6 +233,11 @@ class BoundParameter:
             return [(f"{self.name}[{i}]", self.value[i], self.number[i])
                     for i in range(self.value.shape[0])]
         return [(self.name, self.value, self.number)]
+
+
+def _sets_start(override) -> bool:
+    return not isinstance(override, Variable) or "start" in override._given \
+        or "guess" in override._given
 
 
 def _broadcast(value, n, name):
@@ -489,7 +498,10 @@ class Node:
             elif isinstance(decl, Variable):
                 merged = decl if override is _MISSING else decl.merged(override)
                 symbol = _make_symbol(full, tuple(merged.get("shape")))
-                variables.append(BoundVariable(full, symbol, merged, self))
+                depth = full.count(".")  # the depth of the component declaring the variable
+                if override is not _MISSING and _sets_start(override):
+                    depth -= 1  # written by the parent that created the component
+                variables.append(BoundVariable(full, symbol, merged, self, max(depth, 0)))
                 object.__setattr__(self, name, symbol)
             else:  # a sub-component, a connector, or a list of them
                 template = decl if override is _MISSING else override

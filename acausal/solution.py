@@ -93,13 +93,15 @@ class Solution:
         return sign * self._row(index)
 
     def _vector_rows(self, name: str) -> list[str] | None:
+        """The element names of a vector variable or parameter (``body.r[0]``, ...)."""
         rows = []
         while True:
             candidate = f"{name}[{len(rows)}]"
-            try:
-                self.compiled.locate(candidate)
-            except UnknownNameError:
-                break
+            if candidate not in self._p_index:
+                try:
+                    self.compiled.locate(candidate)
+                except UnknownNameError:
+                    break
             rows.append(candidate)
         return rows or None
 

@@ -281,8 +281,10 @@ def _merged_info(system: EquationSystem, mems, rep: int, rep_sign: int) -> FlatV
     base = system.info[rep]
     fixed_from: list[tuple[str, float]] = []
     start = guess = None
+    depth = None
     priority = base.state_priority if base is not None else 0.0
-    # member value = (s_m * rep_sign) * rep value
+    # member value = (s_m * rep_sign) * rep value; the start written highest up in the
+    # hierarchy wins (Modelica's start-value priority), then the representative's
     for v, s in sorted(mems, key=lambda vs: (vs[0] != rep, vs[0])):
         inf = system.info[v]
         if inf is None:
@@ -291,10 +293,16 @@ def _merged_info(system: EquationSystem, mems, rep: int, rep_sign: int) -> FlatV
         priority = max(priority, inf.state_priority)
         if inf.fixed and inf.start is not None:
             fixed_from.append((inf.name, rel * float(inf.start)))
-        if start is None and inf.start is not None:
-            start = rel * float(inf.start) if _is_number(inf.start) else inf.start
-        if guess is None and inf.guess is not None:
-            guess = rel * float(inf.guess)
+        if inf.start is None and inf.guess is None:
+            continue
+        if depth is None or inf.start_depth < depth:
+            depth = inf.start_depth
+            start = guess = None
+        if inf.start_depth == depth:
+            if start is None and inf.start is not None:
+                start = rel * float(inf.start) if _is_number(inf.start) else inf.start
+            if guess is None and inf.guess is not None:
+                guess = rel * float(inf.guess)
     if len(fixed_from) > 1:
         v0 = fixed_from[0][1]
         clash = [(n, x) for n, x in fixed_from if abs(x - v0) > 1e-10 * (1 + abs(v0))]
@@ -308,7 +316,8 @@ def _merged_info(system: EquationSystem, mems, rep: int, rep_sign: int) -> FlatV
         start = fixed_from[0][1]
     if base is None:
         return None
-    return replace(base, start=start, fixed=fixed, guess=guess, state_priority=priority)
+    return replace(base, start=start, fixed=fixed, guess=guess, state_priority=priority,
+                   start_depth=base.start_depth if depth is None else depth)
 
 
 def _is_number(x) -> bool:

@@ -9,7 +9,7 @@ import math
 import pytest
 import sympy as sp
 
-from acausal import Component, Eq, Parameter, Variable, compile, der
+from acausal import Component, Eq, Parameter, Variable, compile, connect, der
 
 
 class OffsetAlias(Component):
@@ -35,3 +35,66 @@ def test_guess_selects_the_root_through_an_offset(off):
 def test_positive_guess_gives_the_other_root():
     cs = compile(OffsetAlias(phi=Variable(start=+1.0)))
     assert cs.simulate(1.0, n_points=2)["phi"][0] == pytest.approx(math.acos(0.5), abs=1e-10)
+
+
+# -- a closed planar loop: guesses on the joints reach the bodies' angles ----------------------
+
+# four-bar: ground pivots at (0, 0) and (G, 0); crank L1, coupler L2, rocker L3 (metres). With
+# the crank at TH1 the loop closes at absolute angles TH2 (coupler) and TH3 (rocker), found by
+# hand from the closure equations (checked below, not taken from acausal).
+L1, L2, L3, G = 0.5, 1.2, 0.8, 1.0
+TH1, TH2, TH3 = 1.0, 0.20478212391844933, 0.9808133088983201
+
+
+def test_four_bar_angles_close_the_loop():
+    x = L1 * math.cos(TH1) + L2 * math.cos(TH2) - G - L3 * math.cos(TH3)
+    y = L1 * math.sin(TH1) + L2 * math.sin(TH2) - L3 * math.sin(TH3)
+    assert abs(x) < 1e-12 and abs(y) < 1e-12
+
+
+def four_bar(on_joints: bool):
+    from acausal.components.planar.joints import Revolute
+    from acausal.components.planar.parts import Body, Fixed, FixedTranslation, World
+
+    def guess(value):
+        return Variable(start=value)
+
+    class FourBar(Component):
+        world = World()
+        ground_a = Fixed(r=[0.0, 0.0])
+        ground_b = Fixed(r=[G, 0.0])
+        j1 = Revolute(phi=Variable(start=TH1, fixed=True), w=Variable(start=0.0, fixed=True))
+        crank = FixedTranslation(r=[L1, 0.0])
+        b1 = Body(m=1.0, I=0.1)
+        j2 = Revolute(phi=guess(TH2 - TH1)) if on_joints else Revolute()
+        coupler = FixedTranslation(r=[L2, 0.0])
+        b2 = Body(m=1.0, I=0.1, phi=guess(TH2)) if not on_joints else Body(m=1.0, I=0.1)
+        j3 = Revolute(phi=guess(TH3 - TH2)) if on_joints else Revolute()
+        rocker = FixedTranslation(r=[L3, 0.0])
+        b3 = Body(m=1.0, I=0.1, phi=guess(TH3)) if not on_joints else Body(m=1.0, I=0.1)
+        j4 = Revolute()
+
+        def connections(self):
+            return [connect(self.ground_a.frame, self.j1.frame_a),
+                    connect(self.j1.frame_b, self.crank.frame_a),
+                    connect(self.crank.frame_a, self.b1.frame_a),
+                    connect(self.crank.frame_b, self.j2.frame_a),
+                    connect(self.j2.frame_b, self.coupler.frame_a),
+                    connect(self.coupler.frame_a, self.b2.frame_a),
+                    connect(self.coupler.frame_b, self.j3.frame_a),
+                    connect(self.j3.frame_b, self.rocker.frame_b),
+                    connect(self.rocker.frame_a, self.b3.frame_a),
+                    connect(self.rocker.frame_a, self.j4.frame_b),
+                    connect(self.j4.frame_a, self.ground_b.frame)]
+
+    return FourBar()
+
+
+@pytest.mark.parametrize("on_joints", [True, False], ids=["guesses-on-joints",
+                                                           "guesses-on-bodies"])
+def test_four_bar_initialises_from_guesses_on_joints_or_bodies(on_joints):
+    sol = compile(four_bar(on_joints)).simulate(0.01, n_points=2)
+    assert sol["b1.phi"][0] == pytest.approx(TH1, abs=1e-9)
+    assert sol["b2.phi"][0] == pytest.approx(TH2, abs=1e-9)
+    assert sol["b3.phi"][0] == pytest.approx(TH3, abs=1e-9)
+    assert sol["j2.phi"][0] == pytest.approx(TH2 - TH1, abs=1e-9)
