@@ -414,34 +414,12 @@ def _check_display() -> None:
 
 def _plot(sol, names: list[str], title: str, png: str | None) -> None:
     _need_matplotlib()
-    groups: dict[Any, list[str]] = {}
-    for n in names:
-        groups.setdefault(sol.unit(n), []).append(n)
-    if png is None:
-        import matplotlib.pyplot as plt
-
-        fig, axes = plt.subplots(len(groups), 1, sharex=True, squeeze=False,
-                                 figsize=(8, 2.6 * len(groups) + 1))
-    else:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-
-        fig = Figure(figsize=(8, 2.6 * len(groups) + 1))
-        FigureCanvasAgg(fig)
-        axes = fig.subplots(len(groups), 1, sharex=True, squeeze=False)
-    for ax, group in zip(axes[:, 0], groups.values()):
-        sol.plot(*group, ax=ax)
-    axes[0, 0].set_title(title)
-    for ax in axes[:-1, 0]:
-        ax.set_xlabel("")
-    fig.tight_layout()
+    sol.plot(*names, title=title, path=png)
     if png is None:
         import matplotlib.pyplot as plt
 
         plt.show()
     else:
-        Path(png).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(png, dpi=100)
         print(f"plot written to {png}")
 
 

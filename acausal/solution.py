@@ -137,46 +137,175 @@ class Solution:
         """Names of the variables declared in the model's components (no derivatives)."""
         return [v.name for v in self.compiled.flat.variables]
 
-    def to_pandas(self, names: list[str] | None = None):
-        """A pandas DataFrame indexed by time (requires the ``pandas`` extra)."""
+    # -- export -------------------------------------------------------------------------------
+    def scalar_names(self, names: list[str] | None = None) -> list[str]:
+        """The scalar columns for ``names`` (default: every declared variable): a vector
+        variable or parameter (``body.r``) becomes its elements (``body.r[0]``, ``body.r[1]``)."""
+        if names is None:
+            return self.declared_names()
+        if isinstance(names, str):
+            names = [names]
+        out: list[str] = []
+        for name in names:
+            if name in ("t", "time"):
+                continue
+            rows = None
+            try:
+                self.compiled.locate(name)
+            except UnknownNameError:
+                if name not in self._p_index:
+                    rows = self._vector_rows(name)
+                    if rows is None:
+                        self[name]  # raises the error that names it, with suggestions
+            out.extend(rows or [name])
+        return out
+
+    def _columns(self, names) -> list[tuple[str, str, np.ndarray]]:
+        """(header, dotted name or '', values) for each column; ``names`` as in to_csv."""
+        if isinstance(names, dict):
+            cols = []
+            for header, source in names.items():
+                if source is self.t:
+                    source = "time"
+                if isinstance(source, str):
+                    cols.append((header, source, np.asarray(self[source], dtype=float)))
+                else:
+                    values = np.asarray(source, dtype=float).ravel()
+                    if values.size != self.t.size:
+                        from .errors import InputError
+                        raise InputError(f"Column '{header}' has {values.size} values; the "
+                                         f"solution has {self.t.size} output times.")
+                    cols.append((header, "", values))
+            return cols
+        return [(n, n, np.asarray(self[n], dtype=float)) for n in self.scalar_names(names)]
+
+    def to_pandas(self, names: list[str] | dict | None = None):
+        """A pandas DataFrame indexed by time, one column per scalar (vectors expanded, as in
+        :meth:`to_csv`); the units are in ``df.attrs["units"]`` (requires pandas)."""
         try:
             import pandas as pd
         except ImportError as exc:  # pragma: no cover - depends on the environment
             from .errors import AcausalError
             raise AcausalError("to_pandas() needs pandas: pip install 'acausal[pandas]'.") from exc
-        cols = names if names is not None else self.declared_names()
-        return pd.DataFrame({n: self[n] for n in cols}, index=pd.Index(self.t, name="time"))
+        cols = self._columns(names)
+        df = pd.DataFrame({h: v for h, _, v in cols}, index=pd.Index(self.t, name="time"))
+        df.attrs["units"] = {h: self.unit(n) for h, n, _ in cols if n and self.unit(n)}
+        return df
 
-    def to_csv(self, path, names: list[str] | None = None) -> None:
-        """Write time and the named variables (default: all declared ones) as CSV."""
-        cols = names if names is not None else self.declared_names()
-        data = np.column_stack([self.t] + [self[n] for n in cols])
-        header = ",".join(["time"] + cols)
-        np.savetxt(path, data, delimiter=",", header=header, comments="", fmt="%.12g")
+    def to_csv(self, path, names: list[str] | dict | None = None, *, units: bool = True,
+               fmt: str = "%.12g") -> None:
+        """Write time and the named variables as CSV, one column per scalar.
+
+        ``names``: default every declared variable; a list of dotted names (a vector such as
+        ``body.r`` gives ``body.r[0]``, ``body.r[1]``); or a dict ``{column: dotted name or
+        array}`` for columns of your own naming. ``units=True`` puts each unit into the header
+        (``time [s],mass.s [m]``); ``units=False`` writes the bare names.
+        """
+        cols = self._columns(names)
+        # a dict may name the time column itself: {"t": "time", "q": "mass.s"}
+        t_header = next((h for h, n, _ in cols if n in ("t", "time")), "time")
+        cols = [c for c in cols if c[1] not in ("t", "time")]
+        headers = [t_header + (" [s]" if units else "")]
+        for header, name, _ in cols:
+            unit = self.unit(name) if (units and name) else None
+            headers.append(f"{header} [{unit}]" if unit else header)
+        data = np.column_stack([self.t] + [v for _, _, v in cols])
+        try:
+            np.savetxt(path, data, delimiter=",", header=",".join(headers), comments="",
+                       fmt=fmt)
+        except OSError as exc:
+            from .errors import InputError
+            raise InputError(f"to_csv: cannot write '{path}' ({exc.strerror or exc}); choose a "
+                             "file in an existing folder you can write to.") from None
 
     def unit(self, name: str) -> str | None:
-        for v in self.compiled.flat.variables:
-            if v.name == name:
-                return v.unit
+        """The unit of a variable, vector element, derivative (``der(x)``: unit of x per
+        second) or parameter; None when none is declared."""
+        if name in ("t", "time"):
+            return "s"
+        if name.startswith("der(") and name.endswith(")"):
+            inner = self.unit(name[4:-1])
+            return None if inner is None else _per_second(inner)
+        units = self.compiled._functions.get("units")
+        if units is None:
+            units = {v.name: v.unit for v in self.compiled.flat.variables}
+            units.update({prm.name: prm.unit for prm in self.compiled.flat.parameters})
+            self.compiled._functions["units"] = units
+        if name in units:
+            return units[name]
+        element = f"{name}[0]"  # a vector: the unit of its elements
+        if element in units:
+            return units[element]
         return None
 
-    def plot(self, *names: str, ax: Any = None, **kwargs: Any):
-        """Plot the named variables over time with matplotlib; returns the Axes."""
+    def plot(self, *names: str, ax: Any = None, path: Any = None, title: str | None = None,
+             **kwargs: Any):
+        """Plot variables over time with matplotlib (vectors as one curve per element).
+
+        Without ``ax``: one panel per unit, sharing the time axis ("time [s]" under the last),
+        each y-axis labelled with its unit, the model's name as title, legends outside the
+        curves. With ``ax``: every curve on that Axes. ``path``: save the figure there (PNG,
+        PDF, ...) instead of leaving it to ``plt.show()``. Returns the list of Axes.
+        """
         try:
-            import matplotlib.pyplot as plt
+            import matplotlib  # noqa: F401 - only whether it is installed
         except ImportError as exc:  # pragma: no cover
             from .errors import AcausalError
             raise AcausalError("plot() needs matplotlib: pip install 'acausal[plot]'.") from exc
-        if ax is None:
-            _, ax = plt.subplots()
-        for n in names:
-            unit = self.unit(n)
-            ax.plot(self.t, self[n], label=f"{n} [{unit}]" if unit else n, **kwargs)
-        ax.set_xlabel("time [s]")
-        ax.legend()
-        ax.grid(True)
-        return ax
+        scalars = self.scalar_names(list(names)) if names else list(
+            self.compiled.state_names[:6])
+        groups: dict[Any, list[str]] = {}
+        for n in scalars:
+            groups.setdefault(self.unit(n), []).append(n)
+        # each panel tall enough for its legend (one line per curve, beside the axes)
+        ratios = [max(2.2, 0.19 * len(g) + 0.6) for g in groups.values()]
+        height = sum(ratios) + 1.0
+        if ax is not None:
+            axes, fig = [ax] * len(groups), ax.figure
+        else:
+            if path is not None:
+                from matplotlib.backends.backend_agg import FigureCanvasAgg
+                from matplotlib.figure import Figure
+
+                fig = Figure(figsize=(9, height), layout="constrained")
+                FigureCanvasAgg(fig)
+                grid = fig.subplots(len(groups), 1, sharex=True, squeeze=False,
+                                    height_ratios=ratios)
+            else:
+                import matplotlib.pyplot as plt
+
+                fig, grid = plt.subplots(len(groups), 1, sharex=True, squeeze=False,
+                                         figsize=(9, height), layout="constrained",
+                                         height_ratios=ratios)
+            axes = list(grid[:, 0])
+        for axis, (unit, group) in zip(axes, groups.items()):
+            for n in group:
+                axis.plot(self.t, self[n], label=n, **kwargs)
+            axis.set_ylabel(f"[{unit}]" if unit else "")
+            axis.grid(True)
+            axis.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small",
+                        frameon=False)
+        distinct = list(dict.fromkeys(axes))
+        for axis in distinct[:-1]:
+            axis.set_xlabel("")
+        distinct[-1].set_xlabel("time [s]")
+        distinct[0].set_title(title if title is not None else self.compiled.model_name)
+        if path is not None:
+            fig.savefig(path, dpi=100)
+        return distinct
 
     def __repr__(self) -> str:
         return (f"<Solution of {self.compiled.model_name}: {self.t.size} points, "
                 f"t = {self.t[0]:g} .. {self.t[-1]:g}>")
+
+
+def _per_second(unit: str) -> str:
+    """The unit of a time derivative: m -> m/s, m/s -> m/s2, rad/s2 -> rad/s3."""
+    if unit in ("1", ""):
+        return "1/s"
+    for power in ("/s2", "/s3", "/s4"):
+        if unit.endswith(power):
+            return unit[:-1] + str(int(power[-1]) + 1)
+    if unit.endswith("/s"):
+        return unit + "2"
+    return unit + "/s"

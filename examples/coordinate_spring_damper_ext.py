@@ -117,8 +117,7 @@ def mode_history(sol, params, case):
 
 
 def write_csv(sol, path: Path) -> None:
-    data = np.column_stack([sol.t, sol["mass.s"], sol["mass.v"], sol["csd.force"]])
-    np.savetxt(path, data, delimiter=",", header=",".join(COLUMNS), comments="", fmt="%.12g")
+    sol.to_csv(path, dict(zip(COLUMNS, ("time", "mass.s", "mass.v", "csd.force"))), units=False)
 
 
 def plot(sol, params, case: str, path: Path) -> None:

@@ -164,8 +164,7 @@ def energy_balance(sol) -> tuple[float, float]:
 
 
 def write_csv(sol, path) -> None:
-    data = np.column_stack([sol.t] + [sol[c] for c in COLUMNS[1:]])
-    np.savetxt(path, data, delimiter=",", header=",".join(COLUMNS), comments="", fmt="%.10g")
+    sol.to_csv(path, {"t": "time", **{c: c for c in COLUMNS[1:]}}, units=False, fmt="%.10g")
 
 
 def main(argv=None) -> int:

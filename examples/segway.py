@@ -155,9 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"max |torque| = {np.max(np.abs(data['torque'])):.2f} N m, "
           f"max |slip| = {np.max(np.abs(data['v_slip_long'])):.4f} m/s")
     if args.csv:
-        table = np.column_stack([data[c] for c in COLUMNS])
-        np.savetxt(args.csv, table, delimiter=",", header=",".join(COLUMNS), comments="",
-                   fmt="%.10g")
+        sol.to_csv(args.csv, {c: data[c] for c in COLUMNS}, units=False, fmt="%.10g")
         print(f"CSV written to {args.csv}")
 
     try:

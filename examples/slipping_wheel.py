@@ -74,11 +74,15 @@ def build(scenario: str) -> SlippingWheel:
     raise ValueError(f"unknown scenario {scenario!r}")
 
 
-def simulate(scenario: str, t_end: float) -> dict[str, np.ndarray]:
-    """Simulate a scenario; returns the CSV columns sampled every 1 ms."""
+def simulate(scenario: str, t_end: float):
+    """Simulate a scenario, sampled every 1 ms; returns the Solution."""
     n = int(round(t_end / 1e-3))
     times = np.linspace(0.0, n * 1e-3, n + 1)
-    sol = compile(build(scenario)).simulate(times[-1], t_eval=times, rtol=1e-10, atol=1e-12)
+    return compile(build(scenario)).simulate(times[-1], t_eval=times, rtol=1e-10, atol=1e-12)
+
+
+def columns(sol) -> dict[str, np.ndarray]:
+    """The CSV columns, by their names in COLUMNS."""
     return {"t": sol.t, "x": sol["wheel.x"], "v": sol["wheel.v"], "w_roll": sol["wheel.w_roll"],
             "v_slip_long": sol["wheel.v_slip_long"],
             "f_long": -sol["wheel.f_long"]}  # ground force on the wheel
@@ -104,11 +108,6 @@ def summary(scenario: str, data: dict[str, np.ndarray]) -> str:
         lines.append(f"mean acceleration {v / data['t'][-1]:.4f} m/s^2 (pure rolling: "
                      f"{acc:.4f} m/s^2)")
     return "\n".join(lines)
-
-
-def write_csv(path: Path, data: dict[str, np.ndarray]) -> None:
-    table = np.column_stack([data[c] for c in COLUMNS])
-    np.savetxt(path, table, delimiter=",", header=",".join(COLUMNS), comments="", fmt="%.12g")
 
 
 def plot(path: Path, scenario: str, data: dict[str, np.ndarray]) -> bool:
@@ -148,10 +147,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.t_end <= 0:
         parser.error("--t-end must be positive")
-    data = simulate(args.scenario, args.t_end)
+    sol = simulate(args.scenario, args.t_end)
+    data = columns(sol)
     print(summary(args.scenario, data))
     if args.csv:
-        write_csv(args.csv, data)
+        sol.to_csv(args.csv, data, units=False)
         print(f"CSV written to {args.csv}")
     if args.png and plot(args.png, args.scenario, data):
         print(f"plot saved to {args.png}")

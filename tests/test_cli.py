@@ -50,10 +50,10 @@ def test_simulate_writes_csv(oscillator_run):
     assert "Oscillator: simulated t = 0 .. 2 s (201 points)" in result.stdout
     assert "mass.m = 4" in result.stdout and f"CSV written to {out / 'out.csv'}" in result.stdout
     header = (out / "out.csv").read_text().splitlines()[0].split(",")
-    assert header[0] == "time" and "mass.s" in header and "spring.f" in header
+    assert header[0] == "time [s]" and "mass.s [m]" in header and "spring.f [N]" in header
     data = np.loadtxt(out / "out.csv", delimiter=",", skiprows=1)
     assert data.shape == (201, len(header))
-    t, s = data[:, 0], data[:, header.index("mass.s")]
+    t, s = data[:, 0], data[:, header.index("mass.s [m]")]
     # m = 4, c = 200, d = 1: under-damped free response from s = 0.1
     wn, zeta = np.sqrt(200 / 4), 1 / (2 * np.sqrt(200 * 4))
     wd = wn * np.sqrt(1 - zeta**2)
@@ -72,7 +72,7 @@ def test_simulate_csv_columns_and_vector_names(tmp_path):
                  str(tmp_path / "p.csv"), "--columns", "prismatic.s,bodyPiston.r", "-q")
     assert result.returncode == 0, result.stderr
     lines = (tmp_path / "p.csv").read_text().splitlines()
-    assert lines[0] == "time,prismatic.s,bodyPiston.r[0],bodyPiston.r[1]"
+    assert lines[0] == "time [s],prismatic.s [m],bodyPiston.r[0] [m],bodyPiston.r[1] [m]"
     assert len(lines) == 12
     assert float(lines[1].split(",")[1]) == pytest.approx(-1.1, abs=1e-9)
 
