@@ -41,7 +41,10 @@ from .structure.pantelides import pantelides
 from .structure.system import EquationSystem, build_equation_system
 from .symbolic import der, latex_symbol_names, time
 
-#: Largest linear algebraic loop (in tear variables) solved symbolically; larger ones go to IDAS.
+#: Largest model whose equations a notebook shows as LaTeX (larger ones: the summary only).
+LATEX_DISPLAY_MAX = 80
+
+#: Largest linear algebraic loop (in tear variables) solved symbolically; larger ones go to IDA.
 MAX_SYMBOLIC_LINEAR_LOOP = 12
 #: Dynamic state selection is used when priorities left the choice to numbers and the
 #: differentiated constraints number at most this many (planar mechanisms, not large chains).
@@ -309,6 +312,25 @@ class CompiledSystem:
         lines = [sp.latex(e, symbol_names=names).replace("=", "&=", 1) for e in eqs]
         return "\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}"
 
+    # -- display (terminal and notebooks) ------------------------------------------------------
+    def __repr__(self) -> str:
+        states = ", ".join(self.state_names[:6]) + (", ..." if self.n_states > 6 else "")
+        return (f"<CompiledSystem {self.model_name}: {self.n_states} states ({states}), "
+                f"{self.z.numel()} algebraic, {self.system.n_eqs} equations, "
+                f"{len(self.parameter_names)} parameters, {len(self.events)} events>")
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return (f"<b>CompiledSystem</b> <code>{html.escape(self.model_name)}</code>"
+                f"<pre>{html.escape(self.summary())}</pre>")
+
+    def _repr_latex_(self) -> str | None:
+        """The flattened equations in a notebook (none for large models: see to_latex())."""
+        if len(self.flat.equations) > LATEX_DISPLAY_MAX:
+            return None
+        return "$$" + self.to_latex() + "$$"
+
     def summary(self) -> str:
         """Counts, chosen states and what index reduction did, as text."""
         n_diff = sum(1 for e in range(self.system.n_eqs) if self.system.diff_to_eq[e] != -1)
@@ -324,7 +346,7 @@ class CompiledSystem:
             f"  algebraic (DAE) variables: {', '.join(self.algebraic_names) or '-'}",
             "  integrator: " + ("none (no states: algebraic equations at each output time)"
                                 if not self.states else
-                                "CVODES (ODE)" if self.is_ode else "IDAS (index-1 DAE)"),
+                                "CVODE (ODE)" if self.is_ode else "IDA (index-1 DAE)"),
         ]
         return "\n".join(lines)
 

@@ -296,7 +296,34 @@ class Solution:
 
     def __repr__(self) -> str:
         return (f"<Solution of {self.compiled.model_name}: {self.t.size} points, "
-                f"t = {self.t[0]:g} .. {self.t[-1]:g}>")
+                f"t = {self.t[0]:g} .. {self.t[-1]:g}"
+                + (f", {len(self.events)} events" if self.events else "")
+                + (", interrupted" if self.interrupted else "") + ">")
+
+    def _final_values(self, limit: int = 12) -> list[tuple[str, float, str]]:
+        names = self.compiled.state_names[:limit]
+        return [(n, float(self[n][-1]), self.unit(n) or "") for n in names]
+
+    def _repr_html_(self) -> str:
+        import html
+
+        rows = "".join(f"<tr><td><code>{html.escape(n)}</code></td><td>{v:.6g}</td>"
+                       f"<td>{html.escape(u)}</td></tr>" for n, v, u in self._final_values())
+        return (f"<b>{html.escape(repr(self))}</b><table><tr><th>state</th>"
+                f"<th>value at t = {self.t[-1]:g}</th><th>unit</th></tr>{rows}</table>")
+
+    def _repr_latex_(self) -> str:
+        import sympy as sp
+
+        from .symbolic import latex_symbol_names
+
+        rows = []
+        for n, v, u in self._final_values():
+            symbol = sp.Symbol(n)
+            name = latex_symbol_names({symbol}).get(symbol, n)
+            rows.append(f"{name} &= {v:.6g}" + (rf"\ \mathrm{{{u}}}" if u else ""))
+        return (r"$$\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}$$"
+                if rows else "")
 
 
 def _per_second(unit: str) -> str:

@@ -115,7 +115,7 @@ def test_info():
     assert "index reduction: 15 equation(s) differentiated" in out
     assert "[differentiated 2 times]" in out
     assert "bodyPiston.m" in out and "= 3 kg" in out
-    assert "integrator: IDAS" in out
+    assert "integrator: IDA (index-1 DAE)" in out
 
 
 @pytest.mark.parametrize("args, fragments", [

@@ -139,3 +139,19 @@ def test_export_errors_name_the_culprit(solution, tmp_path):
         solution.to_csv(tmp_path / "missing_folder" / "x.csv")
     with pytest.raises(InputError, match="21 output times"):
         solution.to_csv(tmp_path / "x.csv", {"q": np.zeros(3)})
+
+
+def test_short_repr_and_notebook_displays(solution):
+    cs = solution.compiled
+    text = repr(cs)
+    assert len(text) < 300 and cs.model_name in text and f"{cs.n_states} states" in text
+    assert "<pre>" in cs._repr_html_() and cs.model_name in cs._repr_html_()
+    latex = cs._repr_latex_()
+    if len(cs.flat.equations) <= 80:
+        assert latex.startswith("$$\\begin{aligned}")
+    else:
+        assert latex is None  # too long to show: the HTML summary is shown instead
+    assert repr(solution).startswith(f"<Solution of {cs.model_name}: 21 points")
+    html = solution._repr_html_()
+    assert "<table>" in html and cs.state_names[0] in html
+    assert solution._repr_latex_().startswith("$$\\begin{aligned}")
