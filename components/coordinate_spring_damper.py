@@ -37,7 +37,7 @@ without reference values: shift ``offset`` accordingly when comparing).
 * ``velocityOffset`` is accepted and handed to the user function, but, as in Exudyn's C++ force
   routine (v1.11, ``CObjectConnectorCoordinateSpringDamperExt.cpp``), it does *not* enter the
   built-in force, although Exudyn's item documentation writes ``d (v - v_off)``
-  (``shared/docs/friction_models.md`` 2.1 and 2.5).
+  (compared line by line with the C++ source).
 
 Friction, case 1: regularised Stribeck (``frictionProportionalZone`` = v_reg != 0)
 -----------------------------------------------------------------------------------
@@ -145,9 +145,8 @@ viscousFrictionFactor; the old names are used here.
 
 Sources: EXUDYN (github.com/jgerstmayr/EXUDYN) ``main/src/Objects/
 CObjectConnectorCoordinateSpringDamperExt.cpp`` and ``main/src/Utilities/Physics.h`` (v1.11),
-the item documentation ``ObjectConnectorCoordinateSpringDamperExt`` (seed
-``shared/seeds/001_46cb3b211d646a04.txt``), as restated in ``shared/docs/friction_models.md``
-section 2 (2.1 kinematics, 2.2 Stribeck, 2.3 bristle automaton, 2.4 limit stops, 2.5 errors in
+the item documentation ``ObjectConnectorCoordinateSpringDamperExt`` (Exudyn's theDoc, v1.11)
+(2.1 kinematics, 2.2 Stribeck, 2.3 bristle automaton, 2.4 limit stops, 2.5 errors in
 Exudyn's documentation: its "CASE 2: frictionProportionalZone != 0" means ``== 0``, and sticking
 uses stickingStiffness/stickingDamping, not the limit-stop values).
 """

@@ -26,7 +26,7 @@ Run::
 velocity, friction force and the stick/slip mode (limit-stop state for ``limit-stops``).
 
 Model and sources: :mod:`acausal.components.coordinate_spring_damper` (Exudyn
-``ObjectConnectorCoordinateSpringDamperExt``, ``shared/docs/friction_models.md`` section 2).
+``ObjectConnectorCoordinateSpringDamperExt``, Exudyn documentation and source v1.11).
 """
 
 from __future__ import annotations

@@ -2,14 +2,14 @@
 
 Run:  python examples/crank_rocker.py [--damping C] [--t-end T] [--gravity] [--csv FILE]
 
-The mechanism of the paper's example (seed ``shared/seeds/003_c6030d35c8db1dd6.txt``, section
-3.1, Fig. 2): a rocker OA pivots at O = (0, 0) (J1 = 16/3 kg m2 about O, m1 = 4 kg, centre of
-mass L1 = 1.0 m from O); a crank O1B pivots at O1 = (0, L4 = 1.0 m) (J2 = 1/6 kg m2 about O1,
-m2 = 2 kg, centre of mass L2 = 0.25 m from O1); a slider B (point mass m3 = 0.5 kg) sits on the
-crank at L3 = 0.5 m from O1 and slides along the rocker with Coulomb friction mu = 0.2
-(kinetic). The crank is driven at omega = 3 rad/s from theta2 = 0 (both arms pointing up, +y);
-a viscous moment -c*theta1_dot acts on the rocker (c = 0 or 8 N m s/rad). Angles are measured
-from +y towards +x (clockwise), as in the paper. No gravity unless ``--gravity``.
+The mechanism of the paper's example (Wang, Wang, Zhuang 2013, doi:10.6052/1672-6553-2013-090,
+section 3.1, Fig. 2): a rocker OA pivots at O = (0, 0) (J1 = 16/3 kg m2 about O, m1 = 4 kg, centre
+of mass L1 = 1.0 m from O); a crank O1B pivots at O1 = (0, L4 = 1.0 m) (J2 = 1/6 kg m2 about O1, m2
+= 2 kg, centre of mass L2 = 0.25 m from O1); a slider B (point mass m3 = 0.5 kg) sits on the crank
+at L3 = 0.5 m from O1 and slides along the rocker with Coulomb friction mu = 0.2 (kinetic). The
+crank is driven at omega = 3 rad/s from theta2 = 0 (both arms pointing up, +y); a viscous moment
+-c*theta1_dot acts on the rocker (c = 0 or 8 N m s/rad). Angles are measured from +y towards +x
+(clockwise), as in the paper. No gravity unless ``--gravity``.
 
 Components: rocker = ``Revolute`` (with flange, carrying a rotational ``Damper``) +
 ``BodyShape`` (rod O -> A of 2 m, I about the centre of mass = J1 - m1 L1^2 = 4/3 kg m2); crank =
@@ -52,7 +52,7 @@ from acausal.components.planar.joints import Revolute
 from acausal.components.planar.parts import Body, BodyShape, Fixed, World
 from acausal.components.sources import Position
 
-# paper data (seed 003, section 3.1)
+# paper data (Wang, Wang, Zhuang 2013, section 3.1)
 J1, M1, L1 = 16.0 / 3.0, 4.0, 1.0
 J2, M2, L2 = 1.0 / 6.0, 2.0, 0.25
 M3, L3, L4 = 0.5, 0.5, 1.0

@@ -10,7 +10,7 @@ Printed:
 2. the equations after alias elimination and index reduction (``cs.equations(reduced=True)``:
    the system the CasADi code is generated from, with the differentiated constraints);
 3. the generalised friction force of the slider B on the rocker, derived here by virtual work
-   in the paper's coordinates q = (theta1, theta2) (seed ``003_c6030d35c8db1dd6``, eq. (22)).
+   in the paper's coordinates q = (theta1, theta2) (Wang, Wang, Zhuang 2013, eq. (22)).
 
 The LaTeX file holds ``cs.to_latex()``, ``cs.to_latex(reduced=True)`` and the generalised force.
 """

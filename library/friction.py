@@ -14,8 +14,7 @@ dimensionless coefficient (or whatever ``y`` is) with the same convention.
 
 Print any result as LaTeX with :func:`to_latex` (which is ``sympy.latex``).
 
-Sources are cited per function; the project notes that collect them are
-``shared/docs/planar_mechanics.md`` section 3 and ``shared/docs/friction_models.md``.
+Sources are cited per function (public documentation and source code).
 """
 
 from __future__ import annotations
@@ -67,8 +66,7 @@ def limit_S_form(x_min, x_max, y_min, y_max, x):
     ``x_max < x_min`` is allowed (the curve is then mirrored), as ``limit_S_triple`` uses it.
 
     Source: DLR PlanarMechanics ``Utilities/Functions/limitBySform.mo`` (``smoothOrder=1``) and
-    its Multibody.jl twin ``limit_S_form`` (``src/PlanarMechanics/components.jl``), as restated in
-    ``shared/docs/planar_mechanics.md`` section 3.
+    its Multibody.jl twin ``limit_S_form`` (``src/PlanarMechanics/components.jl``).
     """
     x_min, x_max, y_min, y_max, x = (_S(a) for a in (x_min, x_max, y_min, y_max, x))
     u = (x - (x_max + x_min) / 2) * 2 / (x_max - x_min)
@@ -96,9 +94,8 @@ def limit_S_triple(x_max, x_sat, y_max, y_sat, x):
     ``vAdhesion``, sliding value ``mu_S`` from ``vSlide`` on).
 
     Source: DLR PlanarMechanics ``Utilities/Functions/limitByStriple.mo`` and Multibody.jl
-    ``limit_S_triple`` (``src/PlanarMechanics/components.jl``), restated in
-    ``shared/docs/planar_mechanics.md`` section 3; call convention from Dyad/Multibody.jl
-    ``OneDOFSlippingWheelJoint`` (section 2.17).
+    ``limit_S_triple`` (``src/PlanarMechanics/components.jl``); call convention from
+    Dyad/Multibody.jl ``OneDOFSlippingWheelJoint``.
     """
     x_max, x_sat, y_max, y_sat, x = (_S(a) for a in (x_max, x_sat, y_max, y_sat, x))
     return sp.Piecewise(
@@ -126,8 +123,8 @@ def coulomb(v, f_c, regularization=None, v_reg=1e-3):
     (sign of ``v``; the moving part feels ``-F``).
 
     Source: textbook Coulomb law; the linear zone is Exudyn's ``frictionProportionalZone`` idea
-    (``shared/docs/friction_models.md`` 2.2), the tanh form is the Coulomb term of Simscape's
-    Translational Friction block (section 4 there).
+    (Exudyn documentation), the tanh form is the Coulomb term of Simscape's Translational
+    Friction block.
     """
     v, f_c, v_reg = _S(v), _S(f_c), _S(v_reg)
     if regularization is None:
@@ -182,7 +179,7 @@ def stribeck_exudyn(v, *, frictionProportionalZone, fDynamicFriction=0.0,
 
     Source: EXUDYN ``main/src/Utilities/Physics.h`` and
     ``main/src/Objects/CObjectConnectorCoordinateSpringDamperExt.cpp`` (commit ``e44aca1b``,
-    v1.11), as restated in ``shared/docs/friction_models.md`` section 2.2.
+    v1.11).
     """
     v = _S(v)
     f_d, f_so = _S(fDynamicFriction), _S(fStaticFrictionOffset)
@@ -227,7 +224,6 @@ def stribeck_simscape(v, F_brk, F_C, f_viscous, v_brk=None, *, v_st=None, v_coul
     Source: MathWorks Simscape documentation, "Translational Friction" / "Rotational Friction"
     (Foundation Library) reference pages, e.g.
     https://www.mathworks.com/help/simscape/ref/translationalfriction.html
-    (summarised in ``shared/docs/friction_models.md`` section 4).
     """
     v, F_brk, F_C, f_viscous = (_S(a) for a in (v, F_brk, F_C, f_viscous))
     if v_st is None or v_coul is None:
@@ -261,8 +257,7 @@ def lugre_g(v, normal_force, mu_static, mu_dynamic, stiction_trans_vel):
 
     :math:`F_c = \mu_d N`, :math:`F_s = \mu_s N`. MotionSolve's tutorial writes
     :math:`G = g/k_0` (a deflection); this function returns the force-level ``g`` of Canudas de
-    Wit et al. (1995). Source: Altair MotionSolve tutorial MV-9003, restated in
-    ``shared/docs/friction_models.md`` section 1.2.
+    Wit et al. (1995). Source: Altair MotionSolve tutorial MV-9003 (LuGre friction).
     """
     v, N = _S(v), _S(normal_force)
     mu_s, mu_d, v_s = _S(mu_static), _S(mu_dynamic), _S(stiction_trans_vel)
@@ -308,8 +303,8 @@ def lugre(v, z, normal_force, *, stiction_trans_vel, mu_static=0.3, mu_dynamic=0
     Returns a :class:`LuGre` with ``state``, ``state_derivative``, ``force`` and ``g``.
 
     Source: Altair MotionSolve LuGre tutorial MV-9003 and ``Force_JointFriction`` reference
-    (attribute names, defaults, ``effect``), restated with the unit analysis and the
-    ``effect`` reading in ``shared/docs/friction_models.md`` sections 1.1-1.2; C. Canudas de Wit,
+    (attribute names, defaults, ``effect``; the SI conversion of the N-mm-s defaults is ours);
+    C. Canudas de Wit,
     H. Olsson, K. J. Astrom, P. Lischinsky, IEEE TAC 40(3):419-425, 1995.
     """
     try:

@@ -32,9 +32,9 @@ absolute value so that the equations stay differentiable at zero load; it over-e
 The switches ``b_P, b_R, b_B, b_T`` come from ``inputs``. The torsional input ``b_T``
 (``|T_z|/reaction_arm``, a moment about the sliding axis) and, for the revolute, the bending
 input and the axial thrust (``friction_arm``) have no planar counterpart and are ignored.
-Source of the formulas: ``shared/docs/friction_models.md`` 1.5 ([REC] there, after the Adams/
-MotionSolve attribute definitions of seed ``000_68a1c122dcea86d7``, which restates the revolute
-effects "Nxy, Nz, Nrxy, preload" and the translational "xy, torsion, bending, preload").
+Source of the formulas: reconstructed from the Adams/MotionSolve attribute definitions of
+the Altair MotionSolve reference guide (model element ``Force_JointFriction``), which states the
+revolute effects "Nxy, Nz, Nrxy, preload" and the translational "xy, torsion, bending, preload").
 
 **Friction law** (``law``, structural): ``"lugre"`` (default; :func:`acausal.library.friction.
 lugre` with the bristle deflection ``bristle`` as a state, ``D(bristle) = dz/dt``),
@@ -60,15 +60,15 @@ parameter, so ``simulate(params={"joint.mu_static": 0})`` switches it off withou
 
 ``effect``: ``"All"`` full law; ``"Sliding"`` no stiction (``mu_static -> mu_dynamic``);
 ``"Stiction"`` the force only acts while ``|v_slip| < stiction_trans_vel``
-(``shared/docs/friction_models.md`` 1.2 [REC]). ``inactive="Static"`` disables friction in
+(our reading of the MotionSolve attribute text). ``inactive="Static"`` disables friction in
 static analyses; acausal has none, so it has no effect on a simulation.
 
 **Simultaneous solution.** ``N`` depends on the cut force, the cut force on the accelerations
 and these on the friction force, which depends on ``N``: an algebraic loop. It is part of the
 DAE like any other equation, so the compiler's tearing and the integrator's Newton iteration
 solve the reactions and the friction together at every step (MotionSolve's "implicit" way);
-there is no relaxation iteration on ``N`` outside the solver (the textbook scheme of seed
-``002_a4deab3520075a78``, ``friction_models.md`` section 5(c)).
+there is no relaxation iteration on ``N`` outside the solver (the textbook scheme of P. E.
+Nikravesh's joint friction).
 
 Units: SI. MotionSolve's LuGre defaults 100 / 0.316 / 0.0004 are Canudas de Wit's values in
 N-mm-s; here they are 1e5 N/m, 316 N s/m, 0.4 N s/m. The length-type defaults are read in the
@@ -303,8 +303,8 @@ class RevoluteWithFriction(_JointFriction, Revolute):
 
     Source: MotionSolve ``Force_JointFriction`` (revolute: "friction on the cylindrical surface
     of the pin caused by the normal force in the xy plane", slip velocity ``r_p*omega``,
-    "torque preload divided by ... an equivalent force normal to the pin"; seed
-    ``000_68a1c122dcea86d7``), formulas as recorded in ``shared/docs/friction_models.md`` 1.5.
+    "torque preload divided by ... an equivalent force normal to the pin"; Altair MotionSolve
+    reference guide, ``Force_JointFriction``), formulas reconstructed from that text.
     """
 
     torque_preload = Parameter(0.0, unit="N.m", description="friction torque preload")
@@ -389,8 +389,8 @@ class PrismaticWithFriction(_JointFriction, Prismatic):
     Source: MotionSolve ``Force_JointFriction`` (translational: "friction in the xy plane caused
     by the rubbing of the block", "bending ... contact at two points separated by a distance
     that is a function of initial_overlap and overlap_delta", "force preload divided by ...";
-    seed ``000_68a1c122dcea86d7``), formulas as recorded in ``shared/docs/friction_models.md``
-    1.5.
+    Altair MotionSolve reference guide, ``Force_JointFriction``), formulas reconstructed from
+    that text.
     """
 
     force_preload = Parameter(0.0, unit="N", description="friction force preload")

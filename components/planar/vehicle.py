@@ -144,7 +144,7 @@ class IdealWheelJoint(_WheelBase):
     the constraint needs.
 
     Source: ``PlanarMechanics/VehicleComponents/Wheels/IdealWheelJoint.mo``;
-    ``shared/docs/planar_mechanics.md`` section 2.14. Modelica's ``stateSelect`` (on ``w_roll``
+    Modelica's ``stateSelect`` (on ``w_roll``
     and ``a``) maps to ``state_priority``.
     """
 
@@ -225,8 +225,7 @@ class DryFrictionWheelJoint(_SlipWheel):
     ``mu_A``, ``mu_S``. Defaults are those of ``Examples/TestDryFrictionWheel.mo`` (except
     ``radius``, see the module docstring).
 
-    Source: ``PlanarMechanics/VehicleComponents/Wheels/DryFrictionWheelJoint.mo``;
-    ``shared/docs/planar_mechanics.md`` section 2.15.
+    Source: ``PlanarMechanics/VehicleComponents/Wheels/DryFrictionWheelJoint.mo``.
     """
 
     N = Parameter(100.0, min=0.0, unit="N", description="normal force")
@@ -257,7 +256,7 @@ class SlipBasedWheelJoint(_SlipWheel):
     ``mu_S``. Defaults are those of ``Examples/TestSlipBasedWheel.mo`` (except ``radius``).
 
     Source: ``PlanarMechanics/VehicleComponents/Wheels/SlipBasedWheelJoint.mo``; Multibody.jl
-    ``SlipBasedWheelJoint``; ``shared/docs/planar_mechanics.md`` section 2.16. Unlike the
+    ``SlipBasedWheelJoint``. Unlike the
     Multibody.jl version it needs no ``w = 1e-10`` start nudge (see the module docstring).
     """
 
@@ -303,8 +302,7 @@ class AirResistanceLongitudinal(Component):
     [kg/m3] (1.18), ``r`` (driving direction, (1, 0)), ``v_eps`` [m/s] (a Modelica constant,
     1e-3).
 
-    Source: ``PlanarMechanics/VehicleComponents/AirResistanceLongitudinal.mo`` (v1.6.0);
-    ``shared/docs/planar_mechanics.md`` section 2.20.
+    Source: ``PlanarMechanics/VehicleComponents/AirResistanceLongitudinal.mo`` (v1.6.0).
     """
 
     c_W = Parameter(0.5, min=0.0, unit="1", description="drag coefficient")
@@ -346,7 +344,7 @@ class IdealPlanetary(Component):
     ``sum(tau_i * w_i) = 0`` follow.
 
     Source: MSL ``Modelica.Mechanics.Rotational.Components.IdealPlanetary``; Multibody.jl
-    ``IdealPlanetary(; ratio=2)``; ``shared/docs/planar_mechanics.md`` section 2.19.
+    ``IdealPlanetary(; ratio=2)``.
     """
 
     ratio = Parameter(2.0, unit="1", description="number of ring teeth / sun teeth")
@@ -373,8 +371,7 @@ class DifferentialGear(Component):
 
     A driving torque ``T`` on ``flange_b`` gives ``T/2`` to each side.
 
-    Source: ``PlanarMechanics/VehicleComponents/DifferentialGear.mo``;
-    ``shared/docs/planar_mechanics.md`` section 2.19.
+    Source: ``PlanarMechanics/VehicleComponents/DifferentialGear.mo``.
     """
 
     flange_b = RotFlange()

@@ -17,7 +17,7 @@ The vehicle wheels of :mod:`.vehicle` (``IdealWheelJoint``, ``DryFrictionWheelJo
 ``SlipBasedWheelJoint``, ``DifferentialGear``, ``AirResistanceLongitudinal``, ...) are
 re-exported here, so all wheels can be imported from this module.
 
-Conventions (``shared/docs/planar_mechanics.md`` section 1): the frame's potentials are world
+Conventions (those of the Modelica PlanarMechanics library): the frame's potentials are world
 resolved, ``phi`` is CCW positive, so a wheel that spins CCW (``w > 0``) rolls towards ``-x``
 (``vx = -w*R``). The flows ``frame_a.fx, fy, tau`` are the cut force/torque acting *on the joint*;
 the force the ground applies to the wheel is their negative (``-frame_a.fx``, ...). With a body of
@@ -58,8 +58,7 @@ class IdealRolling(Component):
     ``x``, ``phi`` and ``w`` are the joint coordinates (``state_priority = 10``); give them fixed
     start values for the initial state (``vx`` follows from ``w``).
 
-    Source: ``PlanarMechanics/Joints/IdealRolling.mo`` (dzimmer/PlanarMechanics), restated in
-    ``shared/docs/planar_mechanics.md`` section 2.12.
+    Source: ``PlanarMechanics/Joints/IdealRolling.mo`` (dzimmer/PlanarMechanics).
     """
 
     R = Parameter(1.0, min=0.0, unit="m", description="wheel radius")
@@ -102,9 +101,8 @@ class DryFrictionBasedRolling(Component):
     ``x``, ``vx``, ``phi`` and ``w`` are the joint coordinates (``state_priority = 10``).
     Modelica's optional heat port is not modelled; ``lossPower`` is available as a variable.
 
-    Source: ``PlanarMechanics/Joints/DryFrictionBasedRolling.mo`` (dzimmer/PlanarMechanics),
-    restated in ``shared/docs/planar_mechanics.md`` section 2.13; ``limit_S_triple`` from
-    ``Utilities/Functions/limitByStriple.mo`` (section 3 there).
+    Source: ``PlanarMechanics/Joints/DryFrictionBasedRolling.mo`` (dzimmer/PlanarMechanics);
+    ``limit_S_triple`` from ``Utilities/Functions/limitByStriple.mo``.
     """
 
     R = Parameter(1.0, min=0.0, unit="m", description="wheel radius")
@@ -159,7 +157,7 @@ class OneDOFRollingWheelJoint(Component):
 
     Source: Multibody.jl ``OneDOFRollingWheelJoint(; radius, x0)`` in
     ``src/PlanarMechanics/components.jl`` (commit ``0e0564a``; called ``RollingWheelJoint`` with
-    ``phi_roll = +a.phi`` in ``b5b2133``), restated in ``shared/docs/planar_mechanics.md`` 2.12.
+    ``phi_roll = +a.phi`` in ``b5b2133``).
     """
 
     radius = Parameter(1.0, min=0.0, unit="m", description="wheel radius")
@@ -214,10 +212,9 @@ class OneDOFSlippingWheelJoint(Component):
     give them fixed start values (Multibody.jl's optional ``x, v, phi_roll, w_roll``).
 
     Source: Dyad ``MultibodyComponents.PlanarMechanics.OneDOFSlippingWheelJoint`` (parameter and
-    variable names, seed ``shared/seeds/004_beb193aafc66eadb.txt``) and its Multibody.jl twin
+    variable names, Dyad's PlanarMechanics documentation) and its Multibody.jl twin
     ``OneDOFSlippingWheelJoint`` in ``src/PlanarMechanics/components.jl`` (commit ``0e0564a``),
-    restated in ``shared/docs/planar_mechanics.md`` section 2.17; ``limit_S_triple`` from
-    section 3 there. ``v_small`` names the source's literal ``0.0001``.
+    ``limit_S_triple`` from the same file. ``v_small`` names the source's literal ``0.0001``.
     """
 
     vAdhesion_min = Parameter(0.05, min=0.0, unit="m/s", description="minimum adhesion velocity")
