@@ -255,7 +255,13 @@ def flatten(model: Component) -> FlatSystem:
                     f"{where}.connections() returned {conn!r}: return connect(a, b) statements.")
             ends = []
             for c in (conn.a, conn.b):
-                if c._path is None or id(c) not in in_model or not _belongs_to(c, comp):
+                if c._path is None:
+                    raise ModelDefinitionError(
+                        f"{where} connects a {type(c).__name__} of a part that is not in the "
+                        "model: a part must be assigned to an attribute of the component (a list "
+                        "of parts must be complete when it is assigned: self.parts = [...], not "
+                        "self.parts = [] and append() afterwards).")
+                if id(c) not in in_model or not _belongs_to(c, comp):
                     raise ModelDefinitionError(
                         f"{where} connects {c!r}, which is not a connector of this component or "
                         "of one of its parts: connect only connectors inside the component.")
