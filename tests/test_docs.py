@@ -32,7 +32,7 @@ def test_component_reference_covers_components_and_parameters():
     for heading in ("### Mass", "### Revolute", "### OneDOFSlippingWheelJoint", "### Frame"):
         assert heading in text
     # a parameter row: name, default, unit, kind, description
-    assert "| `m` | `1.0` | kg |  | mass |" in text
+    assert "| `m` | `1.0` | kg | >= 0 | mass |" in text
     assert "| `use_flange` | `False` |  | structural |" in text
 
 

@@ -84,7 +84,7 @@ def _tables(cls) -> list[str]:
     params, parts, variables = [], [], []
     for name, decl in decls.items():
         if isinstance(decl, Parameter):
-            kind = "structural" if decl.structural else ""
+            kind = "structural" if decl.structural else decl.bounds_text()
             default = "—" if decl.default is None else f"`{_number(decl.default)}`"
             params.append(f"| `{name}` | {default} | {_cell(decl.unit)} | {kind} | "
                           f"{_cell(decl.description)} |")
@@ -109,7 +109,7 @@ def _tables(cls) -> list[str]:
             parts.append(f"| `{name}` | list of {len(decl)} `{type(decl[0]).__name__}` | |")
     out = []
     if params:
-        out += ["**Parameters**", "", "| name | default | unit | kind | description |",
+        out += ["**Parameters**", "", "| name | default | unit | kind or range | description |",
                 "|---|---|---|---|---|", *params, ""]
     if parts:
         out += ["**Connectors and parts**", "", "| name | type | description |", "|---|---|---|",
