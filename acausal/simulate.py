@@ -66,6 +66,7 @@ SIMULATE_OPTIONS = {
     "integrator_options": "max_num_steps, max_order, suppress_algebraic",
     "dynamic_state_selection": "re-select states during the run (None: when needed)",
     "progress": "progress display (None: on a terminal)",
+    "verbose": "show the solver's own messages (False: kept for error messages)",
 }
 
 
@@ -104,7 +105,8 @@ def simulate(model: Component | CompiledSystem, t_end: float, **options: Any) ->
     ``max_order``, ``suppress_algebraic``),
     ``dynamic_state_selection`` (None: when the compiler found it needed), ``progress`` (None:
     a progress bar on a terminal; with it shown, Ctrl-C returns the solution so far, marked
-    ``sol.interrupted``).
+    ``sol.interrupted``), ``verbose`` (False: SUNDIALS' own warnings are kept off the terminal
+    and quoted in error messages; True: printed to stderr as they come).
     """
     check_options(options)
     if not isinstance(model, (Component, CompiledSystem)):
@@ -126,12 +128,13 @@ def _simulate(cs: CompiledSystem, t_end: float, *, t_start: float = 0.0,
               rtol: float = 1e-6, atol: float = 1e-8, max_step: float | None = None,
               integrator_options: dict | None = None,
               dynamic_state_selection: bool | None = None,
-              progress: bool | None = None) -> Solution:
+              progress: bool | None = None, verbose: bool = False) -> Solution:
     t_end, t_start = as_time(t_end, "t_end"), as_time(t_start, "t_start")
     grid = output_grid(t_start, t_end, n_points, dt, t_eval)
     if integrator_options is not None and not isinstance(integrator_options, dict):
         raise InputError(f"integrator_options must be a dict, got {integrator_options!r}.")
     settings = solver_settings(rtol, atol, max_step, integrator_options or {})
+    settings.verbose = bool(verbose)
     p = cs.parameter_vector(params)
     with cs.start_values(start):
         init = _initialize_with_branches(cs, p, float(grid[0]))

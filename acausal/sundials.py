@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import sys
 import warnings
 from dataclasses import dataclass
 
@@ -171,6 +172,7 @@ class Settings:
     max_num_steps: int = MAX_NUM_STEPS
     max_order: int | None = None
     suppress_algebraic: bool = False
+    verbose: bool = False  # pass SUNDIALS' own messages on to stderr (else kept for errors)
 
 
 def problem_for(cs, rows: list[int]) -> Problem:
@@ -561,5 +563,7 @@ class Problem:
         text = (buffer.getvalue() + c_text[0]).strip()
         if text:
             self.last_message = _last_solver_message(text)
+            if self.settings is not None and self.settings.verbose:
+                print(text, file=sys.stderr)
 
     last_message = ""

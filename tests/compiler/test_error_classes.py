@@ -434,3 +434,9 @@ def test_errors_are_one_family():
     for cls in (InputError, ParameterError, SimulationError, ModelDefinitionError,
                 StructurallySingularError):
         assert issubclass(cls, AcausalError)
+
+
+def test_verbose_passes_solver_messages_on(capfd):
+    with pytest.raises(SimulationError):
+        simulate(Blows(), 2.0, progress=False, verbose=True)
+    assert "t + h = t" in capfd.readouterr().err  # SUNDIALS' own warning, shown on request
