@@ -148,8 +148,8 @@ class Parameter:
     """
 
     def __init__(self, default: Any = None, *, unit: str | None = None, description: str = "",
-                 structural: bool | None = None, min: float | None = None,  # noqa: A002
-                 max: float | None = None) -> None:  # noqa: A002 - Modelica's names
+                 structural: bool | None = None, min: float | None = None,
+                 max: float | None = None) -> None:  # min, max: Modelica's attribute names
         self.default = default
         self.unit = unit
         self.description = description
@@ -160,13 +160,8 @@ class Parameter:
         self.max = max
 
     def bounds_text(self) -> str:
-        """The admissible range as text, e.g. '>= 0'."""
-        parts = []
-        if self.min is not None:
-            parts.append(f">= {self.min:g}")
-        if self.max is not None:
-            parts.append(f"<= {self.max:g}")
-        return " and ".join(parts)
+        """The admissible range as text, e.g. '>= 0' ('' when unbounded)."""
+        return _range_text(self.min, self.max)
 
     def __repr__(self) -> str:
         return f"Parameter({self.default!r}, unit={self.unit!r})"
@@ -181,11 +176,14 @@ def check_bounds(name: str, value: float, low: float | None, high: float | None,
     """
     if (low is None or value >= low) and (high is None or value <= high):
         return
-    rng = " and ".join(([f">= {low:g}"] if low is not None else [])
-                       + ([f"<= {high:g}"] if high is not None else []))
     what = f" ({description})" if description else ""
-    raise ParameterError(f"Parameter '{name}'{what} is {value:g}, but it must be {rng}: give a "
-                         "value in that range.")
+    raise ParameterError(f"Parameter '{name}'{what} is {value:g}, but it must be "
+                         f"{_range_text(low, high)}: give a value in that range.")
+
+
+def _range_text(low: float | None, high: float | None) -> str:
+    return " and ".join(([f">= {low:g}"] if low is not None else [])
+                        + ([f"<= {high:g}"] if high is not None else []))
 
 
 # --------------------------------------------------------------------------------------------
