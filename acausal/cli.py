@@ -257,13 +257,7 @@ def expand_names(system, names: Sequence[str], option: str) -> list[str]:
             continue
         except UnknownNameError:
             pass
-        rows = []
-        while True:
-            try:
-                system.locate(f"{name}[{len(rows)}]")
-            except UnknownNameError:
-                break
-            rows.append(f"{name}[{len(rows)}]")
+        rows = system.vector_elements(name)
         if not rows:
             hint = did_you_mean(name, system.variable_names() + system.parameter_names)
             raise UnknownNameError(f"{option}: '{name}' is not a variable of "

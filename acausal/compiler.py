@@ -120,7 +120,7 @@ class CompiledSystem:
         for name, value in params.items():
             if name in self.flat.structural:
                 raise self.structural_parameter_error(name)
-            if name not in index and self._vector_size(name) is None:
+            if name not in index and self.vector_elements(name) is None:
                 hint = did_you_mean(name, self.parameter_names)
                 raise ParameterError(f"'{name}' is not a parameter of {self.model_name}.{hint}")
             for element, number in self._elements(name, value, "params"):
@@ -176,26 +176,23 @@ class CompiledSystem:
 
     def _elements(self, name: str, value: Any, what: str) -> list[tuple[str, float]]:
         """(scalar name, float) pairs for a scalar or vector entry of ``params``/``start``."""
+        error = ParameterError if what == "params" else InputError
         if isinstance(value, (list, tuple, np.ndarray)):
             items = list(np.asarray(value, dtype=object).ravel())
-            names = [f"{name}[{i}]" for i in range(len(items))]
-            known = self._vector_size(name)
-            if known is None:
-                raise (ParameterError if what == "params" else InputError)(
-                    f"'{name}' in {what} is given {len(items)} values, but it is not a vector: "
-                    "give one number.")
-            if known != len(items):
-                raise (ParameterError if what == "params" else InputError)(
-                    f"'{name}' in {what} is a vector of {known} elements, but {len(items)} values "
-                    "were given.")
+            names = self.vector_elements(name)
+            if names is None:
+                raise error(f"'{name}' in {what} is given {len(items)} values, but it is not a "
+                            "vector: give one number.")
+            if len(names) != len(items):
+                raise error(f"'{name}' in {what} is a vector of {len(names)} elements, but "
+                            f"{len(items)} values were given.")
         else:
             items, names = [value], [name]
-        error = ParameterError if what == "params" else InputError
         out = []
         for element, item in zip(names, items):
-            if isinstance(item, bool):
-                item = None
             try:
+                if isinstance(item, bool):
+                    raise TypeError
                 number = float(item)
             except (TypeError, ValueError):
                 raise error(f"'{element}' in {what} got {item!r}; give a real number."
@@ -206,12 +203,14 @@ class CompiledSystem:
             out.append((element, number))
         return out
 
-    def _vector_size(self, name: str) -> int | None:
-        k = 0
-        known = set(self._locations()) | set(self.parameter_names)
-        while f"{name}[{k}]" in known:
-            k += 1
-        return k or None
+    def vector_elements(self, name: str) -> list[str] | None:
+        """``['body.r[0]', 'body.r[1]']`` when ``name`` is a vector variable or parameter (by
+        its base name), else None."""
+        locations, parameters = self._locations(), self._parameter_index()
+        out = []
+        while f"{name}[{len(out)}]" in locations or f"{name}[{len(out)}]" in parameters:
+            out.append(f"{name}[{len(out)}]")
+        return out or None
 
     def _parameter_index(self) -> dict[str, int]:
         idx = self._functions.get("param_index")

@@ -173,9 +173,8 @@ def _user_code(where: str, method: str):
             ZeroDivisionError) as exc:
         raise ModelDefinitionError(
             f"{where}.{method}() failed with {type(exc).__name__}: {str(exc).rstrip('.')}. "
-            "Check the "
-            f"expressions it builds (every name must be a variable, parameter or number of "
-            "the component, and a part is not a number).") from exc
+            "Check the expressions it builds (every name must be a variable, parameter or "
+            "number of the component, and a part is not a number).") from exc
 
 
 def _iter_relations(items: Any):

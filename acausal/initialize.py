@@ -79,7 +79,6 @@ def propagate_guesses(cs, p: np.ndarray, t0: float, wanted: list[int]) -> dict[i
     reach, so guesses on a loop's joint angles reach the bodies' angles. Returns the
     propagated value of each ``wanted`` variable that one stronger than its own start reaches.
     """
-    from .structure.blt import linear_solution
     from .symbolic import time
 
     system = cs.system
@@ -111,16 +110,18 @@ def propagate_guesses(cs, p: np.ndarray, t0: float, wanted: list[int]) -> dict[i
                 known[v] = g
         values = dict(base_values)
         values.update({system.symbols[v]: g for v, g in known.items()})
-        _spread(system, known, values, eqs_of, linear_solution)
+        _spread(system, known, values, eqs_of)
         for v, g in known.items():
             settled.setdefault(v, g)
     return {v: settled[v] for v in wanted_set if v in settled
             and (v not in ranked or settled[v] != ranked[v][1])}
 
 
-def _spread(system, known: dict[int, float], values: dict, eqs_of: dict, linear_solution) -> None:
+def _spread(system, known: dict[int, float], values: dict, eqs_of: dict) -> None:
     """Give values to the variables that equations with one unknown left determine linearly."""
     import sympy as sp
+
+    from .structure.blt import linear_solution
 
     missing = [sum(1 for v in system.incidence[e] if v not in known)
                for e in range(system.n_eqs)]

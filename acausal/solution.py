@@ -94,16 +94,7 @@ class Solution:
 
     def _vector_rows(self, name: str) -> list[str] | None:
         """The element names of a vector variable or parameter (``body.r[0]``, ...)."""
-        rows = []
-        while True:
-            candidate = f"{name}[{len(rows)}]"
-            if candidate not in self._p_index:
-                try:
-                    self.compiled.locate(candidate)
-                except UnknownNameError:
-                    break
-            rows.append(candidate)
-        return rows or None
+        return self.compiled.vector_elements(name)
 
     def to_state(self) -> dict[str, Any]:
         """The results as plain data (numpy arrays and lists), e.g. to send between processes;
@@ -149,15 +140,12 @@ class Solution:
         for name in names:
             if name in ("t", "time"):
                 continue
-            rows = None
-            try:
-                self.compiled.locate(name)
-            except UnknownNameError:
+            rows = None if name in self._p_index else self._vector_rows(name)
+            if rows is None:
                 if name not in self._p_index:
-                    rows = self._vector_rows(name)
-                    if rows is None:
-                        self[name]  # raises the error that names it, with suggestions
-            out.extend(rows or [name])
+                    self.compiled.locate(name)  # a variable, or the error naming it
+                rows = [name]
+            out.extend(rows)
         return out
 
     def _columns(self, names) -> list[tuple[str, str, np.ndarray]]:
