@@ -35,6 +35,8 @@ from .model import (
     assign,
 )
 from .symbolic import der, event_if, residual, time
+from .templates import LazyRelation as _LazyRelation
+from .templates import TemplateCache, is_plain, resolve_display
 
 
 @dataclass
@@ -89,9 +91,13 @@ class FlatEquation:
     origin: str  # component path, '' for the root
     label: str  # human-readable description of where it came from
     display: Any = None  # the relation as the user wrote it (sympy Eq), for printing
+    # known to contain neither der() of an expression nor event_if, so the rewrites at the end
+    # of flattening can skip it (False: not known, look)
+    plain: bool = False
 
     def relation(self) -> sp.Basic:
         if self.display is not None:
+            self.display = resolve_display(self.display)
             return self.display
         return sp.Eq(self.residual, 0, evaluate=False)
 
@@ -177,6 +183,19 @@ def _user_code(where: str, method: str):
             "number of the component, and a part is not a number).") from exc
 
 
+def _component_equations(comp: Component, where: str, var_symbols: set) -> list[tuple]:
+    """(residual, display, number, plain) of each scalar equation of ``comp.equations()``, with
+    der() of expressions expanded by the chain rule."""
+    out = []
+    with _user_code(where, "equations"):
+        for i, item in enumerate(_iter_relations(comp.equations()), start=1):
+            for expr, display in _to_residuals(item, f"equation {i} of {where}"):
+                if expr.has(der):
+                    expr = _expanded_derivatives(expr, var_symbols)
+                out.append((expr, display, i, is_plain(expr)))
+    return out
+
+
 def _iter_relations(items: Any):
     if items is None:
         return
@@ -229,15 +248,27 @@ def flatten(model: Component) -> FlatSystem:
     events: list[FlatEvent] = []
     graph = nx.Graph()
     in_model = {id(c) for c in connectors}
+    var_symbols = {v.symbol for v in variables}
+    templates = TemplateCache()
     for comp in components:
         where = _describe_component(comp)
-        for target, method in ((equations, comp.equations), (initial, comp.initial_equations)):
-            kind = "initial equation" if target is initial else "equation"
-            with _user_code(where, method.__name__):
-                for i, item in enumerate(_iter_relations(method()), start=1):
-                    label = f"{kind} {i} of {where}"
-                    for expr, display in _to_residuals(item, label):
-                        target.append(FlatEquation(expr, comp.path, label, display))
+        key = templates.key(comp)
+        template = templates.lookup(key) if key is not None else None
+        if template is not None:
+            for expr, display, i, plain in templates.instantiate(template, comp):
+                equations.append(FlatEquation(expr, comp.path, f"equation {i} of {where}",
+                                              display, plain))
+        else:
+            own = _component_equations(comp, where, var_symbols)
+            if key is not None and not templates.known(key):
+                templates.record(key, comp, own)
+            equations.extend(FlatEquation(expr, comp.path, f"equation {i} of {where}", display,
+                                          plain) for expr, display, i, plain in own)
+        with _user_code(where, "initial_equations"):
+            for i, item in enumerate(_iter_relations(comp.initial_equations()), start=1):
+                label = f"initial equation {i} of {where}"
+                for expr, display in _to_residuals(item, label):
+                    initial.append(FlatEquation(expr, comp.path, label, display))
         with _user_code(where, "events"):
             clauses = list(comp.events() or ())
         for i, when in enumerate(clauses, start=1):
@@ -293,7 +324,7 @@ def flatten(model: Component) -> FlatSystem:
                 for name, symbol, _, _ in bv.scalars():
                     equations.append(FlatEquation(
                         symbol, c.path, f"unconnected flow {name} = 0",
-                        sp.Eq(symbol, 0, evaluate=False)))
+                        _LazyRelation(symbol, sp.S.Zero), plain=True))
 
     flat = FlatSystem(type(model).__name__, variables, parameters, equations, initial, events)
     flat.hints = {c.path: type(c).solver_hint for c in components if type(c).solver_hint}
@@ -315,6 +346,8 @@ def _lower_event_ifs(flat: FlatSystem) -> None:
     """
     counter = 0
     for eq in flat.equations:
+        if eq.plain:
+            continue
         while eq.residual.has(event_if):  # innermost first: nested event_ifs are lowered too
             counter = _lower_innermost_event_ifs(flat, eq, counter)
 
@@ -421,7 +454,12 @@ def _belongs_to(connector: Connector, comp: Component) -> bool:
 
 
 def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, Connector]):
-    """Equations of one connection set: equal potentials, flows summing to zero."""
+    """Equations of one connection set: equal potentials, flows summing to zero.
+
+    The sums are built unevaluated (their terms are distinct symbols, nothing can combine) and
+    the displayed relations only when printed: connections make up half of a large model's
+    equations.
+    """
     first_path = nodes[0][0]
     label = "connection set {" + ", ".join(p for p, _ in nodes) + "}"
     first = by_path[first_path]
@@ -436,15 +474,19 @@ def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, C
                     continue
                 seen.add(other.name)
                 for (_, s1, _, _), (_, s2, _, _) in zip(ref.scalars(), other.scalars()):
-                    eqs.append(FlatEquation(s1 - s2, "", label, sp.Eq(s1, s2, evaluate=False)))
+                    eqs.append(FlatEquation(residual(s1, s2), "", label,
+                                            _LazyRelation(s1, s2), plain=True))
         else:
-            total = None
+            terms: list[list] = []
             for other, role in members:
-                scal = [s for _, s, _, _ in other.scalars()]
-                signed = [s if role == "inside" else -s for s in scal]
-                total = signed if total is None else [a + b for a, b in zip(total, signed)]
-            for expr in total:
-                eqs.append(FlatEquation(expr, "", label, sp.Eq(expr, 0, evaluate=False)))
+                for j, (_, s, _, _) in enumerate(other.scalars()):
+                    if j == len(terms):
+                        terms.append([])
+                    terms[j].append(s if role == "inside" else -s)
+            for items in terms:
+                expr = items[0] if len(items) == 1 else sp.Add(*items, evaluate=False)
+                eqs.append(FlatEquation(expr, "", label, _LazyRelation(expr, sp.S.Zero),
+                                        plain=True))
     return eqs
 
 
@@ -453,16 +495,18 @@ def _expand_derivatives_of_expressions(flat: FlatSystem) -> None:
     var_symbols = {v.symbol for v in flat.variables}
     for eqs in (flat.equations, flat.initial_equations):
         for eq in eqs:
-            if not eq.residual.has(der):
-                continue
-            rep = {}
-            for d in eq.residual.atoms(der):
-                arg = d.args[0]
-                if arg in var_symbols or isinstance(arg, der):  # der(der(x)) is kept as is
-                    continue
-                rep[d] = expand_der(arg, var_symbols)
-            if rep:
-                eq.residual = eq.residual.xreplace(rep)
+            if not eq.plain and eq.residual.has(der):
+                eq.residual = _expanded_derivatives(eq.residual, var_symbols)
+
+
+def _expanded_derivatives(residual: sp.Expr, var_symbols: set) -> sp.Expr:
+    rep = {}
+    for d in residual.atoms(der):
+        arg = d.args[0]
+        if arg in var_symbols or isinstance(arg, der):  # der(der(x)) is kept as is
+            continue
+        rep[d] = expand_der(arg, var_symbols)
+    return residual.xreplace(rep) if rep else residual
 
 
 def expand_der(expr: sp.Expr, var_symbols) -> sp.Expr:

@@ -104,6 +104,50 @@ def residual(lhs: sp.Expr, rhs: sp.Expr) -> sp.Expr:
     return sp.Add(*terms, evaluate=False)
 
 
+def substituted(expr: sp.Basic, mapping: dict) -> sp.Basic:
+    """``expr`` with the sub-expressions in ``mapping`` replaced, the tree rebuilt as it is.
+
+    For renamings: ``mapping`` must send distinct atoms (symbols, ``der(x)``) to distinct
+    symbols or negated symbols, so that no terms can combine or cancel. Sums and products then
+    keep their terms in order (sympy's ``_from_args``: no sorting, no collecting), which costs a
+    few microseconds per equation where ``xreplace`` re-evaluates every node (tens of
+    microseconds); a product that receives a negated symbol is re-evaluated to stay flat.
+    """
+    new = mapping.get(expr)
+    if new is not None:
+        return new
+    args = expr.args
+    if not args:
+        return expr
+    new_args = tuple([substituted(a, mapping) for a in args])
+    if expr.is_Add:
+        return expr.func._from_args(new_args, expr.is_commutative)
+    if expr.is_Mul:
+        if any(a.is_Mul for a in new_args):
+            return expr.func(*new_args)
+        return expr.func._from_args(new_args, expr.is_commutative)
+    try:  # the expression was evaluated already: evaluating again would only cost time
+        return expr.func(*new_args, evaluate=False)
+    except TypeError:  # a node whose class takes no evaluate flag (a Piecewise branch)
+        return expr.func(*new_args)
+
+
+def expression_atoms(expr: sp.Basic) -> tuple[list, list]:
+    """The symbols of ``expr`` outside ``der()``, and its outermost ``der()`` sub-expressions
+    (one walk of the tree; sympy's ``free_symbols`` and ``has`` walk it once each)."""
+    symbols, derivatives = [], []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if node.is_Symbol:
+            symbols.append(node)
+        elif isinstance(node, der):
+            derivatives.append(node)
+        else:
+            stack.extend(node.args)
+    return symbols, derivatives
+
+
 def latex_symbol_names(symbols) -> dict:
     """Map each flattened symbol to a readable LaTeX name (dots kept, ``time`` as ``t``)."""
     names = {time: "t"}

@@ -25,6 +25,7 @@ import sympy as sp
 
 from ..errors import InitializationError, OverdeterminedError, StructurallySingularError
 from ..flatten import FlatVariable
+from ..symbolic import substituted
 from .system import EquationSystem
 
 
@@ -254,8 +255,8 @@ def eliminate_aliases(system: EquationSystem) -> tuple[EquationSystem, AliasMap]
             sign = s * s_rep  # v = s*root, rep = s_rep*root -> v = s*s_rep*rep
             k = new_index[root]
             amap.sign[v], amap.target[v] = sign, k
-            if system.symbols[v] != symbols[k] or sign != 1:
-                replacement[system.symbols[v]] = sign * symbols[k]
+            if system.symbols[v] is not symbols[k] or sign != 1:
+                replacement[system.symbols[v]] = symbols[k] if sign == 1 else -symbols[k]
     _check_zero_class(system, members.get(uf.zero, []))
 
     reduced = EquationSystem(symbols=symbols, info=info, var_to_diff=var_to_diff,
@@ -264,8 +265,18 @@ def eliminate_aliases(system: EquationSystem) -> tuple[EquationSystem, AliasMap]
     reduced.index_of = {s: i for i, s in enumerate(symbols)}
     for e in kept_eqs:
         residual = system.residuals[e]
-        if any(system.symbols[v] in replacement for v in system.incidence[e]):
-            residual = residual.xreplace(replacement)
+        old_vars = system.incidence[e]
+        targets = [amap.target[v] for v in old_vars]
+        if -1 not in targets and len(set(targets)) == len(targets):
+            # Distinct variables stay distinct (none becomes zero): a renaming, nothing can
+            # cancel, and the new incidence follows from the old one.
+            renaming = {system.symbols[v]: replacement[system.symbols[v]] for v in old_vars
+                        if system.symbols[v] in replacement}
+            if renaming:
+                residual = substituted(residual, renaming)
+            reduced.add_equation(residual, system.sources[e], sorted(targets))
+            continue
+        residual = residual.xreplace(replacement)
         source = system.sources[e]
         if residual == 0 or (residual.is_number and not residual.free_symbols):
             what = "is always satisfied (redundant)" if residual == 0 else "can never hold"

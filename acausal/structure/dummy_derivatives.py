@@ -18,6 +18,8 @@ re-selection for mechanisms that pass a singular configuration).
 
 from __future__ import annotations
 
+from collections import ChainMap
+
 import casadi as ca
 import numpy as np
 
@@ -77,18 +79,48 @@ def _pick_columns(a: np.ndarray, priorities: list[float], m: int) -> list[int] |
 
 
 def _jacobian_function(system: EquationSystem, eqs: list[int], cands: list[int], params: dict):
-    """CasADi function (values of the involved variables, t) -> d eqs / d cands."""
+    """CasADi function (values of the involved variables, t) -> d eqs / d cands (sparse)."""
     involved = sorted({v for e in eqs for v in system.incidence[e]} | set(cands))
     syms = {system.symbols[v]: ca.SX.sym(f"v{v}") for v in involved}
     t = ca.SX.sym("t")
-    symbol_map = dict(syms)
-    symbol_map[time] = t
-    symbol_map.update(params)
-    tr = Translator(symbol_map)
+    # the parameters are looked up, not copied: one level can hold thousands of equations
+    tr = Translator(ChainMap(syms, {time: t}, params))
     res = ca.vertcat(*[tr(system.residuals[e]) for e in eqs])
     zs = ca.vertcat(*[syms[system.symbols[v]] for v in cands])
     args = ca.vertcat(*[syms[system.symbols[v]] for v in involved])
     return ca.Function("dummy_jacobian", [args, t], [ca.jacobian(res, zs)]), involved
+
+
+class _LevelJacobian:
+    """The Jacobian of one level's equations with respect to all its candidates, generated and
+    evaluated once for the whole level: one sparse CasADi call rather than one function per
+    connected part (thousands in a long chain), so that state selection stays linear in model
+    size. The dense block of a connected part is cut out of the sparse result."""
+
+    def __init__(self, system: EquationSystem, g: list[int], cands: list[int], params: dict):
+        self.function, self.involved = _jacobian_function(system, g, cands, params)
+        self.row_of = {e: r for r, e in enumerate(g)}
+        self.col_of = {v: k for k, v in enumerate(cands)}
+        self.generic: dict[int, list] | None = None  # the Jacobian at a generic point
+
+    def evaluate(self, values: np.ndarray, t: float) -> dict[int, list]:
+        """The nonzeros of the level's Jacobian at (values, t), as {row: [(column, value)]}."""
+        jac = self.function(values, t)
+        rows, cols = jac.sparsity().get_triplet()
+        by_row: dict[int, list] = {}
+        for r, c, x in zip(rows, cols, jac.nonzeros()):
+            by_row.setdefault(r, []).append((c, x))
+        return by_row
+
+    def block(self, by_row: dict[int, list], eqs: list[int], cands: list[int]) -> np.ndarray:
+        out = np.zeros((len(eqs), len(cands)))
+        local = {self.col_of[v]: k for k, v in enumerate(cands)}
+        for i, e in enumerate(eqs):
+            for c, x in by_row.get(self.row_of[e], ()):
+                k = local.get(c)
+                if k is not None:
+                    out[i, k] = x
+        return out
 
 
 #: Largest connected part of one level chosen by dense numeric elimination; larger parts use a
@@ -185,20 +217,25 @@ class StateSelector:
                            if system.diff_to_var[v] != -1 and system.var_to_diff[v] == -1})
         return sorted({system.diff_to_var[v] for v in selected if system.diff_to_var[v] != -1})
 
-    def _evaluate(self, eqs, cands, point: dict[int, float], t: float = 0.0) -> np.ndarray:
-        key = (tuple(eqs), tuple(cands))
-        found = self._functions.get(key)
-        if found is None:
-            found = _jacobian_function(self.system, eqs, cands, self.params)
-            self._functions[key] = found
-        f, involved = found
-        args = np.array([point.get(v, 0.0) for v in involved], dtype=float)
-        return np.array(f(args, t).full())
+    def _level(self, g: list[int], cands: list[int]) -> _LevelJacobian:
+        key = (tuple(g), tuple(cands))
+        level = self._functions.get(key)
+        if level is None:
+            level = self._functions[key] = _LevelJacobian(self.system, g, cands, self.params)
+        return level
 
-    def _evaluate_generic(self, eqs, cands, rng) -> np.ndarray:
-        f, involved = self._functions[(tuple(eqs), tuple(cands))]
-        generic = rng.uniform(0.5, 1.5, len(involved)) * rng.choice([-1.0, 1.0], len(involved))
-        return np.array(f(generic, 0.37).full())
+    @staticmethod
+    def _at(level: _LevelJacobian, point: dict[int, float], t: float) -> dict[int, list]:
+        """The level's Jacobian at ``point`` (variables missing from it taken as 0)."""
+        args = np.array([point.get(v, 0.0) for v in level.involved], dtype=float)
+        return level.evaluate(args, t)
+
+    def _evaluate_generic(self, level: _LevelJacobian, eqs, cands, rng) -> np.ndarray:
+        if level.generic is None:
+            n = len(level.involved)
+            values = rng.uniform(0.5, 1.5, n) * rng.choice([-1.0, 1.0], n)
+            level.generic = level.evaluate(values, 0.37)
+        return level.block(level.generic, eqs, cands)
 
     def select(self, point: dict[int, float], t: float = 0.0) -> set[int]:
         system = self.system
@@ -216,6 +253,8 @@ class StateSelector:
                     "State selection found fewer candidate derivatives than differentiated "
                     "constraints at one level:" + _listing([system.describe_eq(e) for e in g]))
             chosen: list[int] = []
+            level = self._level(g, cands)
+            at_point = self._at(level, point, t)
             for rows, cols in _components(system, g, cands):
                 eqs = [g[r] for r in rows]
                 sub = [cands[k] for k in cols]
@@ -225,14 +264,14 @@ class StateSelector:
                         "candidate derivatives than there are constraints:" + _listing(
                             [system.describe_eq(e) for e in eqs]))
                 prios = [_priority(system, v) for v in sub]
-                j_start = self._evaluate(eqs, sub, point, t)
+                j_start = level.block(at_point, eqs, sub)
                 if len(rows) <= DENSE_SELECTION_LIMIT:
                     pick = _pick_columns(j_start, prios, len(rows))
                     if pick is None:
-                        pick = _pick_columns(self._evaluate_generic(eqs, sub, rng), prios,
+                        pick = _pick_columns(self._evaluate_generic(level, eqs, sub, rng), prios,
                                              len(rows))
                 else:
-                    pick = _structural_pick(j_start, self._evaluate_generic(eqs, sub, rng),
+                    pick = _structural_pick(j_start, self._evaluate_generic(level, eqs, sub, rng),
                                             prios)
                 if pick is None:
                     raise StructurallySingularError(
@@ -258,10 +297,12 @@ class StateSelector:
                 break
             cands = self._candidates(i, g, selected)
             selected = [v for v in cands if v in dummies]
+            level = self._level(g, cands)
+            at_point = self._at(level, point, t)
             for rows, cols in _components(self.system, g, cands):
                 eqs = [g[r] for r in rows]
                 sub = [cands[k] for k in cols]
-                jac = self._evaluate(eqs, sub, point, t)
+                jac = level.block(at_point, eqs, sub)
                 chosen = [k for k, v in enumerate(sub) if v in dummies]
                 if len(chosen) != len(rows):
                     return 0.0

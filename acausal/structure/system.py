@@ -19,7 +19,7 @@ import sympy as sp
 
 from ..errors import ModelDefinitionError, did_you_mean
 from ..flatten import FlatEquation, FlatParameter, FlatSystem, FlatVariable
-from ..symbolic import der, time
+from ..symbolic import der, expression_atoms, substituted, time
 
 
 @dataclass
@@ -99,19 +99,19 @@ class EquationSystem:
         self.diff_to_eq.append(-1)
         return len(self.residuals) - 1
 
-    def incidence_of(self, residual: sp.Expr, where: str) -> list[int]:
-        inc = []
-        for s in residual.free_symbols:
+    def incidence_of(self, residual: sp.Expr, where: str, symbols=None) -> list[int]:
+        """Sorted variables of ``residual`` (``symbols``: its symbols, when already known)."""
+        inc = set()
+        for s in (residual.free_symbols if symbols is None else symbols):
             v = self.index_of.get(s)
             if v is not None:
-                inc.append(v)
+                inc.add(v)
             elif s is not time and s not in self._param_set:
                 raise ModelDefinitionError(
                     f"{where} uses '{s}', which is neither a variable nor a parameter of this "
                     "model." + did_you_mean(str(s), [x.name for x in self.symbols])
                     + " Declare it in the component, or use the bound attribute (self.x).")
-        inc.sort()
-        return inc
+        return sorted(inc)
 
     @property
     def _param_set(self) -> set:
@@ -131,11 +131,19 @@ class EquationSystem:
         return new
 
 
-def replace_derivatives(system: EquationSystem, residual: sp.Expr, where: str) -> sp.Expr:
-    """Replace der(x) by the placeholder variable of x (innermost first for der(der(x)))."""
-    while residual.has(der):
+def replace_derivatives(system: EquationSystem, residual: sp.Expr, where: str,
+                        derivatives=None) -> sp.Expr:
+    """Replace der(x) by the placeholder variable of x (innermost first for der(der(x))).
+
+    ``derivatives``: the outermost der() sub-expressions of ``residual``, when already known.
+    """
+    while True:
+        if derivatives is None or any(not d.args[0].is_Symbol for d in derivatives):
+            derivatives = residual.atoms(der)  # all of them, der(x) inside der(der(x)) too
+        if not derivatives:
+            return residual
         rep = {}
-        for d in residual.atoms(der):
+        for d in derivatives:
             arg = d.args[0]
             if not arg.is_Symbol:
                 continue
@@ -149,8 +157,11 @@ def replace_derivatives(system: EquationSystem, residual: sp.Expr, where: str) -
                                            "variable of this model.")
         if not rep:
             raise ModelDefinitionError(f"{where}: cannot interpret {residual}.")
+        if len(rep) == len(derivatives) and all(r is not sp.S.Zero for r in rep.values()):
+            # distinct derivatives become distinct placeholder symbols: a plain renaming
+            return substituted(residual, rep)
         residual = residual.xreplace(rep)
-    return residual
+        derivatives = None
 
 
 def build_equation_system(flat: FlatSystem) -> EquationSystem:
@@ -167,7 +178,9 @@ def build_equation_system(flat: FlatSystem) -> EquationSystem:
         raise ModelDefinitionError(f"Variables declared twice: {dup}.")
     for eq in flat.equations:
         residual = eq.residual
-        if residual.has(der):
-            residual = replace_derivatives(system, residual, eq.label)
-        system.add_equation(residual, eq, system.incidence_of(residual, eq.label))
+        symbols, derivatives = expression_atoms(residual)
+        if derivatives:
+            residual = replace_derivatives(system, residual, eq.label, derivatives)
+            symbols = expression_atoms(residual)[0]
+        system.add_equation(residual, eq, system.incidence_of(residual, eq.label, symbols))
     return system

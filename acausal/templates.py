@@ -1,0 +1,206 @@
+"""Equation templates: a component's equations derived once per kind of instance, then renamed.
+
+A model of N identical parts (a chain of masses, the links of a mechanism) would otherwise build
+N times the same sympy expressions from the same ``equations()`` code, which costs about a tenth
+of a millisecond per equation. Modelica compilers flatten a class once and instantiate it by
+renaming; so does acausal:
+
+* Two instances share a template when they are the same class with the same structure below
+  them: the same parts and connectors (by relative path and class), the same variable and
+  parameter names and shapes, the same structural parameter values and plain attributes (numbers,
+  strings, tuples, arrays compared by value; other objects, such as a user function, by
+  identity), and the same shared parts outside them (``Outer``, by identity).
+* The first instance's ``equations()`` is called as usual; its residuals, after the chain rule
+  for ``der(expression)``, are the template. Every further instance gets them by renaming the
+  first instance's symbols to its own, rebuilding the expression trees without sympy's
+  re-canonicalisation (a few microseconds per equation).
+* A template is only made when the first instance's equations use nothing but the symbols of
+  its own subtree, of the shared outside parts in its key, and ``time``; anything else (a symbol
+  reached through a parent, a symbol created on the fly) keeps that class instance-by-instance.
+  A class whose equations depend on anything else (its path, global state) sets
+  ``shares_equations = False``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from .model import Component, Node
+from .symbolic import der, event_if, substituted, time
+
+#: Components with more nodes than this below them are not templated: such a component is
+#: usually unique (a whole model), and computing its key walks its whole subtree.
+MAX_TEMPLATE_NODES = 200
+
+
+@dataclass
+class Template:
+    """The equations of the first instance of a kind of component."""
+
+    symbols: list[sp.Symbol]  # the first instance's subtree symbols, in binding order
+    equations: list[tuple[sp.Expr, Any, int, bool]]  # residual, display, number, plain
+
+
+class _Unshared(Exception):
+    """Raised while computing a key: this instance cannot share a template."""
+
+
+def subtree_symbols(comp: Node) -> list[sp.Symbol]:
+    """Every variable and parameter symbol of ``comp`` and its parts, in binding order."""
+    out: list[sp.Symbol] = []
+    for node in comp.walk():
+        for bound in (*node._variables, *node._parameters):
+            value = bound.value
+            if isinstance(value, sp.MatrixBase):
+                out.extend(value)
+            else:
+                out.append(value)
+    return out
+
+
+class TemplateCache:
+    """Templates of one flattening, by key (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.templates: dict[tuple, Template | None] = {}  # None: this kind stays per instance
+
+    def key(self, comp: Component) -> tuple | None:
+        """The template key of ``comp``, or None when it cannot share equations."""
+        if not getattr(comp, "shares_equations", True) or not comp._path:
+            return None
+        prefix = comp._path + "."
+        parts: list = [type(comp)]
+        try:
+            for count, node in enumerate(comp.walk()):
+                if count > MAX_TEMPLATE_NODES:
+                    return None
+                rel = node._path[len(prefix):] if node is not comp else ""
+                declared = node._class_declarations()
+                attrs = tuple((name, _canonical(value, prefix))
+                              for name, value in vars(node).items()
+                              if not name.startswith("_")
+                              and not ((name in declared or name in node._instance_decls)
+                                       and isinstance(value, (sp.Basic, sp.MatrixBase))))
+                names = tuple((b.name[len(prefix):], _shape(b.value))
+                              for b in (*node._variables, *node._parameters))
+                parts.append((rel, type(node), attrs, names))
+        except _Unshared:
+            return None
+        return tuple(parts)
+
+    def lookup(self, key: tuple) -> Template | None:
+        return self.templates.get(key)
+
+    def known(self, key: tuple) -> bool:
+        return key in self.templates
+
+    def record(self, key: tuple, comp: Component, equations: list[tuple]) -> None:
+        """Make the template of ``key`` from ``comp``'s equations (residual, display, number,
+        plain), or remember that this kind stays per instance."""
+        symbols = subtree_symbols(comp)
+        allowed = set(symbols)
+        allowed.add(time)
+        for node in _outside_nodes(comp):
+            allowed.update(subtree_symbols(node))
+        for residual, display, _, _ in equations:
+            if not residual.free_symbols <= allowed:
+                self.templates[key] = None
+                return
+            if display is not None and not _free_symbols(display) <= allowed:
+                self.templates[key] = None
+                return
+        self.templates[key] = Template(symbols, equations)
+
+    @staticmethod
+    def instantiate(template: Template, comp: Component) -> list[tuple]:
+        """The template's equations in the symbols of ``comp``."""
+        mapping = dict(zip(template.symbols, subtree_symbols(comp)))
+        return [(substituted(r, mapping), _LazyRenamed(d, mapping) if d is not None else None,
+                 number, plain) for r, d, number, plain in template.equations]
+
+
+class _LazyRenamed:
+    """A display relation renamed only when it is printed (most never are)."""
+
+    __slots__ = ("expr", "mapping")
+
+    def __init__(self, expr: Any, mapping: dict) -> None:
+        self.expr = expr
+        self.mapping = mapping
+
+    def resolve(self) -> Any:
+        return substituted(self.expr, self.mapping)
+
+
+class LazyRelation:
+    """``lhs = rhs`` as a sympy relation, built only when it is printed."""
+
+    __slots__ = ("lhs", "rhs")
+
+    def __init__(self, lhs: Any, rhs: Any) -> None:
+        self.lhs = lhs
+        self.rhs = rhs
+
+    def resolve(self) -> Any:
+        return sp.Eq(self.lhs, self.rhs, evaluate=False)
+
+
+def resolve_display(display: Any) -> Any:
+    """The relation a display stands for (lazy displays are built now)."""
+    return display.resolve() if isinstance(display, (_LazyRenamed, LazyRelation)) else display
+
+
+def is_plain(residual: sp.Expr) -> bool:
+    """Whether a residual has neither ``der`` of an expression nor ``event_if`` (what the
+    flattening's later rewrites look for)."""
+    return not residual.has(event_if) and all(d.args[0].is_Symbol or isinstance(d.args[0], der)
+                                              for d in residual.atoms(der))
+
+
+def _free_symbols(display: Any) -> set:
+    return display.free_symbols if isinstance(display, sp.Basic) else set()
+
+
+def _shape(value: Any) -> tuple:
+    return tuple(value.shape) if isinstance(value, sp.MatrixBase) else ()
+
+
+def _outside_nodes(comp: Component) -> list[Node]:
+    """Nodes outside ``comp`` that its subtree refers to through attributes (Outer parts)."""
+    prefix = comp._path + "."
+    out = []
+    for node in comp.walk():
+        for name, value in vars(node).items():
+            if not name.startswith("_") and isinstance(value, Node) and value._path is not None \
+                    and not value._path.startswith(prefix):
+                out.append(value)
+    return out
+
+
+def _canonical(value: Any, prefix: str) -> Any:
+    """A hashable description of a plain attribute for the template key."""
+    if value is None or isinstance(value, (bool, int, float, complex, str)):
+        return (type(value).__name__, value)
+    if isinstance(value, Node):
+        path = value._path
+        if path is not None and path.startswith(prefix):
+            return ("part", path[len(prefix):])
+        return ("outside", id(value))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_canonical(v, prefix) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple((_canonical(k, prefix), _canonical(v, prefix))
+                              for k, v in value.items()))
+    if isinstance(value, np.ndarray):
+        if value.dtype == object:
+            return ("array", tuple(_canonical(v, prefix) for v in value.ravel()), value.shape)
+        return ("array", value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, (sp.Basic, sp.MatrixBase)):
+        raise _Unshared  # a symbolic attribute of its own: its meaning may differ per instance
+    if isinstance(value, (np.floating, np.integer, np.bool_)):
+        return (type(value).__name__, value.item())
+    return ("object", id(value))  # functions, tables, ...: shared only by the same object
