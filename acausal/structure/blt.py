@@ -74,6 +74,20 @@ def blt(system: EquationSystem, unknowns: list[int]) -> list[Block]:
     return blocks
 
 
+def _mentions(expr: sp.Basic, symbol: sp.Symbol) -> bool:
+    """Whether ``symbol`` occurs in ``expr`` (a plain walk: sympy's ``has`` goes through its
+    cache and pattern machinery, ten times slower on the small terms seen here)."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if node.is_Symbol:
+            if node == symbol:
+                return True
+        else:
+            stack.extend(node.args)
+    return False
+
+
 def _linear_term(term: sp.Expr, symbol: sp.Symbol) -> sp.Expr | None:
     """Coefficient c when ``term`` is ``c * symbol`` with c free of symbol; else None."""
     if term is symbol:
@@ -84,7 +98,7 @@ def _linear_term(term: sp.Expr, symbol: sp.Symbol) -> sp.Expr | None:
         for factor in term.args:
             if factor is symbol and not found:
                 found = True
-            elif factor.has(symbol):
+            elif _mentions(factor, symbol):
                 return None
             else:
                 rest.append(factor)
@@ -100,7 +114,7 @@ def linear_solution(residual: sp.Expr, symbol: sp.Symbol) -> tuple[sp.Expr, sp.E
     ``sympy.diff`` of this single equation. None when the symbol occurs nonlinearly.
     """
     terms = residual.args if residual.is_Add else (residual,)
-    with_symbol = [t for t in terms if t.has(symbol)]
+    with_symbol = [t for t in terms if _mentions(t, symbol)]
     if len(with_symbol) == 1:
         coeff = _linear_term(with_symbol[0], symbol)
         if coeff is not None and coeff != 0:

@@ -14,47 +14,102 @@ Only the equations the algorithm asks for are differentiated, one at a time, in 
 from __future__ import annotations
 
 import sympy as sp
+from sympy.core.function import ArgumentIndexError
 
 from ..errors import StructurallySingularError
-from ..symbolic import time
+from ..symbolic import expression_atoms, time
 from .checks import _listing
 from .matching import Matching
 from .system import EquationSystem
 
+_ZERO, _ONE = sp.S.Zero, sp.S.One
+
+
+def _sum(terms: list) -> sp.Expr:
+    if not terms:
+        return _ZERO
+    return terms[0] if len(terms) == 1 else sp.Add(*terms, evaluate=False)
+
+
+def _product(factors: list) -> sp.Expr:
+    factors = [f for f in factors if f is not _ONE]
+    if not factors:
+        return _ONE
+    return factors[0] if len(factors) == 1 else sp.Mul(*factors, evaluate=False)
+
 
 def time_derivative(system: EquationSystem, r: sp.Expr) -> sp.Expr:
-    """d/dt of a residual, term by term: ``c * v`` with a constant ``c`` gives ``c * der(v)``
-    directly; any other term goes through ``sympy.diff`` (chain rule over its variables)."""
+    """d/dt of a residual by the chain rule, node by node.
+
+    A variable ``v`` becomes its derivative variable ``der(v)``, ``time`` becomes 1,
+    parameters 0; sums, products (product rule), powers with a number as exponent and
+    functions (sympy's ``fdiff`` for the outer derivative) are differentiated here and the
+    result is built unevaluated, without sympy's canonicalisation (``sympy.diff`` of a squared
+    distance costs milliseconds; index-3 mechanisms differentiate hundreds of them). Anything
+    else (a power with a variable exponent, a function without ``fdiff``) goes through
+    ``sympy.diff`` for each of its variables. Terms without variables or time drop out, so the
+    result has no structural zeros.
+    """
     index_of = system.index_of
-    out = []
-    for term in (r.args if r.is_Add else (r,)):
-        if term.is_Symbol:
-            v = index_of.get(term)
+    done: dict[sp.Basic, sp.Expr] = {}
+
+    def d(e: sp.Basic) -> sp.Expr:
+        found = done.get(e)
+        if found is None:
+            found = done[e] = derive(e)
+        return found
+
+    def derive(e: sp.Basic) -> sp.Expr:
+        if e.is_Symbol:
+            v = index_of.get(e)
             if v is not None:
-                out.append(system.symbols[system.derivative_var(v)])
-            elif term is time:
-                out.append(sp.S.One)
-            continue
-        if term.is_Number:
-            continue
-        if term.is_Mul:
-            found = [f for f in term.args if f.is_Symbol and f in index_of]
-            if len(found) == 1 and term.args.count(found[0]) == 1:
-                rest = [f for f in term.args if f is not found[0]]
-                if not any(f.has(time) or any(s in index_of for s in f.free_symbols)
-                           for f in rest):
-                    dv = system.symbols[system.derivative_var(index_of[found[0]])]
-                    out.append(sp.Mul(*rest, dv, evaluate=False))
+                return system.symbols[system.derivative_var(v)]
+            return _ONE if e is time else _ZERO
+        if e.is_Number or not e.args:
+            return _ZERO
+        if e.is_Add:
+            return _sum([t for t in map(d, e.args) if t is not _ZERO])
+        if e.is_Mul:
+            terms = []
+            for i, factor in enumerate(e.args):
+                df = d(factor)
+                if df is not _ZERO:
+                    terms.append(_product([*e.args[:i], *e.args[i + 1:], df]))
+            return _sum(terms)
+        if e.is_Pow and e.exp.is_Number:
+            base, n = e.args
+            db = d(base)
+            if db is _ZERO:
+                return _ZERO
+            power = base if n == 2 else sp.Pow(base, n - 1, evaluate=False)
+            return _product([n, power, db])
+        if isinstance(e, sp.Piecewise):
+            return sp.Piecewise(*[(d(value), cond) for value, cond in e.args])
+        if isinstance(e, sp.Function):
+            terms = []
+            for i, arg in enumerate(e.args, start=1):
+                da = d(arg)
+                if da is _ZERO:
                     continue
-        d = sp.diff(term, time) if term.has(time) else sp.S.Zero
-        for s in term.free_symbols:
+                try:
+                    outer = e.fdiff(i)
+                except ArgumentIndexError:
+                    return by_sympy(e)
+                if outer.has(sp.Derivative):  # no rule of its own (sign): sympy's diff knows
+                    return by_sympy(e)
+                terms.append(_product([outer, da]))
+            return _sum(terms)
+        return by_sympy(e)
+
+    def by_sympy(e: sp.Basic) -> sp.Expr:
+        out = [sp.diff(e, time)] if e.has(time) else []
+        for s in sorted(e.free_symbols, key=lambda s: s.name):
             v = index_of.get(s)
             if v is not None:
-                d += sp.diff(term, s) * system.symbols[system.derivative_var(v)]
-        out.append(d)
-    if not out:
-        return sp.S.Zero
-    return out[0] if len(out) == 1 else sp.Add(*out, evaluate=False)
+                out.append(sp.diff(e, s) * system.symbols[system.derivative_var(v)])
+        return sp.Add(*out)
+
+    return d(r)
 
 
 def differentiate_equation(system: EquationSystem, e: int) -> int:
@@ -66,7 +121,8 @@ def differentiate_equation(system: EquationSystem, e: int) -> int:
         system.derivative_var(v)
     d = time_derivative(system, r)
     source = system.sources[e]
-    new = system.add_equation(d, source, system.incidence_of(d, source.label))
+    new = system.add_equation(d, source, system.incidence_of(d, source.label,
+                                                            expression_atoms(d)[0]))
     system.eq_to_diff[e] = new
     system.diff_to_eq[new] = e
     return new
