@@ -88,45 +88,78 @@ def _mentions(expr: sp.Basic, symbol: sp.Symbol) -> bool:
     return False
 
 
-def _linear_term(term: sp.Expr, symbol: sp.Symbol) -> sp.Expr | None:
-    """Coefficient c when ``term`` is ``c * symbol`` with c free of symbol; else None."""
-    if term is symbol:
-        return sp.S.One
-    if term.is_Mul:
-        rest = []
-        found = False
-        for factor in term.args:
-            if factor is symbol and not found:
-                found = True
-            elif _mentions(factor, symbol):
-                return None
-            else:
-                rest.append(factor)
-        if found:
-            return sp.Mul(*rest)
-    return None
+_UNKNOWN = object()  # the structure does not tell whether an expression is linear
+
+
+def _linear_parts(expr: sp.Expr, symbol: sp.Symbol):
+    """``(a, b)`` as lists of terms with ``expr = sum(a) * symbol + sum(b)``, both free of
+    ``symbol``; None when ``symbol`` occurs nonlinearly (a power, a smooth function);
+    ``_UNKNOWN`` when the structure cannot tell (a product with ``symbol`` in two factors, a
+    ``Piecewise``), for ``sympy.diff`` to decide."""
+    if expr.is_Symbol and expr == symbol:
+        return [sp.S.One], []
+    if not _mentions(expr, symbol):
+        return [], [expr]
+    if expr.is_Add:
+        a, b = [], []
+        for term in expr.args:
+            parts = _linear_parts(term, symbol)
+            if parts is None or parts is _UNKNOWN:
+                return parts
+            a += parts[0]
+            b += parts[1]
+        return a, b
+    if expr.is_Mul:
+        inside = [f for f in expr.args if _mentions(f, symbol)]
+        if len(inside) > 1:
+            return _UNKNOWN
+        parts = _linear_parts(inside[0], symbol)
+        if parts is None or parts is _UNKNOWN:
+            return parts
+        rest = [f for f in expr.args if f is not inside[0]]
+        return ([_times(rest, _total(parts[0]))] if parts[0] else [],
+                [_times(rest, _total(parts[1]))] if parts[1] else [])
+    if expr.is_Pow:
+        return _linear_parts(expr.base, symbol) if expr.exp == 1 else None
+    if isinstance(expr, sp.Function) and not isinstance(expr, sp.Piecewise):
+        return None
+    return _UNKNOWN
+
+
+def _total(terms: list) -> sp.Expr:
+    return terms[0] if len(terms) == 1 else sp.Add(*terms, evaluate=False)
+
+
+def _times(factors: list, last: sp.Expr) -> sp.Expr:
+    return sp.Mul(*factors, last, evaluate=False) if factors else last
 
 
 def linear_solution(residual: sp.Expr, symbol: sp.Symbol) -> tuple[sp.Expr, sp.Expr] | None:
     """``(solution, coefficient)`` of ``symbol`` from ``residual = 0`` when it occurs linearly.
 
-    The common shapes ``c*v + rest`` are solved by inspection; anything else through one
-    ``sympy.diff`` of this single equation. None when the symbol occurs nonlinearly.
+    Sums and products are split by inspection (``a * symbol + b``; the result is built
+    unevaluated, it only goes to the code generator); shapes the structure does not decide go
+    through one ``sympy.diff`` of this single equation. None when the symbol occurs
+    nonlinearly or not at all.
     """
-    terms = residual.args if residual.is_Add else (residual,)
-    with_symbol = [t for t in terms if _mentions(t, symbol)]
-    if len(with_symbol) == 1:
-        coeff = _linear_term(with_symbol[0], symbol)
-        if coeff is not None and coeff != 0:
-            # Built unevaluated: the expression only goes to the code generator.
-            others = [t for t in terms if t is not with_symbol[0]]
-            if not others:
-                return sp.S.Zero, coeff
-            rest = others[0] if len(others) == 1 else sp.Add(*others, evaluate=False)
-            solution = sp.Mul(sp.S.NegativeOne, rest, evaluate=False)
-            if coeff != 1:
-                solution = sp.Mul(solution, sp.Pow(coeff, -1, evaluate=False), evaluate=False)
-            return solution, coeff
+    parts = _linear_parts(residual, symbol)
+    if parts is None:
+        return None
+    if parts is not _UNKNOWN:
+        a_terms, b_terms = parts
+        if not a_terms:
+            return None
+        coeff = _total(a_terms)
+        if not coeff.free_symbols:
+            coeff = sp.sympify(float(coeff)) if not coeff.is_Number else coeff
+            if coeff == 0:
+                return None
+        if not b_terms:
+            return sp.S.Zero, coeff
+        solution = sp.Mul(sp.S.NegativeOne, _total(b_terms), evaluate=False)
+        if coeff != 1:
+            solution = sp.Mul(solution, sp.Pow(coeff, -1, evaluate=False), evaluate=False)
+        return solution, coeff
     a = sp.diff(residual, symbol)
     if a == 0 or a.has(symbol):
         return None
