@@ -34,7 +34,7 @@ from .model import (
     When,
     assign,
 )
-from .symbolic import der, event_if, residual, time
+from .symbolic import der, event_if, residual, sum_of, time
 from .templates import LazyRelation as _LazyRelation
 from .templates import TemplateCache, is_plain, resolve_display
 
@@ -484,7 +484,7 @@ def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, C
                         terms.append([])
                     terms[j].append(s if role == "inside" else -s)
             for items in terms:
-                expr = items[0] if len(items) == 1 else sp.Add(*items, evaluate=False)
+                expr = sum_of(items)
                 eqs.append(FlatEquation(expr, "", label, _LazyRelation(expr, sp.S.Zero),
                                         plain=True))
     return eqs

@@ -135,7 +135,7 @@ def _spread(system, known: dict[int, float], values: dict, eqs_of: dict) -> None
         if found is None:
             continue
         try:
-            value = float(sp.sympify(found[0]).xreplace(values).evalf())
+            value = float(sp.sympify(found[0]).xreplace(values))  # a float, or a sympy number
         except (TypeError, ValueError):
             continue
         if not np.isfinite(value):

@@ -85,16 +85,45 @@ def Eq(lhs, rhs) -> sp.Equality:  # noqa: N802 - mirrors sympy.Eq
     return sp.Equality(lhs, rhs, evaluate=False)
 
 
+def sum_of(terms) -> sp.Expr:
+    """The sum of scalar expressions, unevaluated (kept in order, nothing combined).
+
+    Built by ``Add._from_args``: sympy's ``Add(..., evaluate=False)`` costs ten times more
+    (argument conversion and its cache), which counts when a model has 10^5 equations.
+    """
+    terms = list(terms)
+    if not terms:
+        return sp.S.Zero
+    if len(terms) == 1:
+        return terms[0]
+    return sp.Add._from_args(terms, True)  # scalar expressions commute
+
+
+def product_of(factors) -> sp.Expr:
+    """The product of scalar expressions, unevaluated but flat: nested products are opened
+    and their numbers multiplied into one leading coefficient (so ``-x`` stays
+    recognisable as ``-1 * x``)."""
+    coeff = sp.S.One
+    rest = []
+    for f in factors:
+        for g in (f.args if f.is_Mul else (f,)):
+            if g.is_Number:
+                coeff = coeff * g
+            else:
+                rest.append(g)
+    if coeff is sp.S.Zero:
+        return coeff
+    if coeff is not sp.S.One:
+        rest.insert(0, coeff)
+    if not rest:
+        return coeff
+    return rest[0] if len(rest) == 1 else sp.Mul._from_args(rest, True)
+
+
 def _negated(term: sp.Expr) -> sp.Expr:
     if term.is_Number:
         return -term
-    if term.is_Mul and term.args[0].is_Number:
-        c = -term.args[0]
-        rest = term.args[1:]
-        if c == 1:
-            return rest[0] if len(rest) == 1 else sp.Mul(*rest, evaluate=False)
-        return sp.Mul(c, *rest, evaluate=False)
-    return sp.Mul(sp.S.NegativeOne, term, evaluate=False)
+    return product_of((sp.S.NegativeOne, term))
 
 
 def residual(lhs: sp.Expr, rhs: sp.Expr) -> sp.Expr:
@@ -113,7 +142,7 @@ def residual(lhs: sp.Expr, rhs: sp.Expr) -> sp.Expr:
         return lhs - rhs
     terms = list(lhs.args) if lhs.is_Add else [lhs]
     terms.extend(_negated(t) for t in (rhs.args if rhs.is_Add else (rhs,)))
-    return sp.Add(*terms, evaluate=False)
+    return sum_of(terms)
 
 
 def substituted(expr: sp.Basic, mapping: dict) -> sp.Basic:
@@ -123,7 +152,7 @@ def substituted(expr: sp.Basic, mapping: dict) -> sp.Basic:
     symbols or negated symbols, so that no terms can combine or cancel. Sums and products then
     keep their terms in order (sympy's ``_from_args``: no sorting, no collecting), which costs a
     few microseconds per equation where ``xreplace`` re-evaluates every node (tens of
-    microseconds); a product that receives a negated symbol is re-evaluated to stay flat.
+    microseconds); a product that receives a negated symbol is flattened (:func:`product_of`).
     """
     new = mapping.get(expr)
     if new is not None:
@@ -138,7 +167,7 @@ def substituted(expr: sp.Basic, mapping: dict) -> sp.Basic:
         return expr.func._from_args(new_args, expr.is_commutative)
     if expr.is_Mul:
         if any(a.is_Mul for a in new_args):
-            return expr.func(*new_args)
+            return product_of(new_args)
         return expr.func._from_args(new_args, expr.is_commutative)
     try:  # the expression was evaluated already: evaluating again would only cost time
         return expr.func(*new_args, evaluate=False)

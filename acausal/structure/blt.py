@@ -20,6 +20,7 @@ import networkx as nx
 import sympy as sp
 
 from ..errors import StructurallySingularError
+from ..symbolic import product_of, sum_of
 from .checks import _listing
 from .matching import maximum_matching
 from .system import EquationSystem
@@ -127,11 +128,11 @@ def _linear_parts(expr: sp.Expr, symbol: sp.Symbol):
 
 
 def _total(terms: list) -> sp.Expr:
-    return terms[0] if len(terms) == 1 else sp.Add(*terms, evaluate=False)
+    return sum_of(terms)
 
 
 def _times(factors: list, last: sp.Expr) -> sp.Expr:
-    return sp.Mul(*factors, last, evaluate=False) if factors else last
+    return product_of([*factors, last])
 
 
 def linear_solution(residual: sp.Expr, symbol: sp.Symbol) -> tuple[sp.Expr, sp.Expr] | None:
@@ -156,9 +157,9 @@ def linear_solution(residual: sp.Expr, symbol: sp.Symbol) -> tuple[sp.Expr, sp.E
                 return None
         if not b_terms:
             return sp.S.Zero, coeff
-        solution = sp.Mul(sp.S.NegativeOne, _total(b_terms), evaluate=False)
+        solution = product_of([sp.S.NegativeOne, _total(b_terms)])
         if coeff != 1:
-            solution = sp.Mul(solution, sp.Pow(coeff, -1, evaluate=False), evaluate=False)
+            solution = product_of([solution, sp.Pow(coeff, -1, evaluate=False)])
         return solution, coeff
     a = sp.diff(residual, symbol)
     if a == 0 or a.has(symbol):

@@ -17,7 +17,7 @@ import sympy as sp
 from sympy.core.function import ArgumentIndexError
 
 from ..errors import StructurallySingularError
-from ..symbolic import expression_atoms, time
+from ..symbolic import expression_atoms, product_of, sum_of, time
 from .checks import _listing
 from .matching import Matching
 from .system import EquationSystem
@@ -26,16 +26,11 @@ _ZERO, _ONE = sp.S.Zero, sp.S.One
 
 
 def _sum(terms: list) -> sp.Expr:
-    if not terms:
-        return _ZERO
-    return terms[0] if len(terms) == 1 else sp.Add(*terms, evaluate=False)
+    return sum_of(terms)
 
 
 def _product(factors: list) -> sp.Expr:
-    factors = [f for f in factors if f is not _ONE]
-    if not factors:
-        return _ONE
-    return factors[0] if len(factors) == 1 else sp.Mul(*factors, evaluate=False)
+    return product_of(factors)
 
 
 def time_derivative(system: EquationSystem, r: sp.Expr) -> sp.Expr:
