@@ -39,7 +39,7 @@ from .templates import LazyRelation as _LazyRelation
 from .templates import TemplateCache, is_plain, resolve_display
 
 
-@dataclass
+@dataclass(slots=True)
 class FlatVariable:
     """One scalar unknown of the flat model."""
 
@@ -57,7 +57,7 @@ class FlatVariable:
     start_depth: int = 0  # where the start was written (smaller: higher up, stronger)
 
 
-@dataclass
+@dataclass(slots=True)
 class FlatParameter:
     """One scalar numeric parameter of the flat model."""
 
@@ -83,7 +83,7 @@ class FlatEvent:
     label: str
 
 
-@dataclass
+@dataclass(slots=True)
 class FlatEquation:
     """One scalar equation ``residual = 0`` with where it came from."""
 

@@ -33,6 +33,7 @@ import numpy as np
 import sympy as sp
 
 from .errors import ModelDefinitionError, ParameterError, did_you_mean
+from .symbolic import real_symbol
 
 _MISSING = object()
 
@@ -290,11 +291,11 @@ def _as_number(value, name, owner_path, default=None):
 
 def _make_symbol(name: str, shape: tuple[int, ...]):
     if shape == ():
-        return sp.Symbol(name, real=True)
+        return real_symbol(name)
     if len(shape) != 1:
         raise ModelDefinitionError(
             f"'{name}': only scalars and vectors (shape (n,)) are supported.")
-    return sp.Matrix([sp.Symbol(f"{name}[{i}]", real=True) for i in range(shape[0])])
+    return sp.Matrix([real_symbol(f"{name}[{i}]") for i in range(shape[0])])
 
 
 # --------------------------------------------------------------------------------------------

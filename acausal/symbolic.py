@@ -8,6 +8,40 @@ import sympy as sp
 time = sp.Symbol("time", real=True)
 
 
+def _shared_fact_constructor():
+    """A constructor of real symbols that share one assumption knowledge base.
+
+    ``sympy.Symbol(name, real=True)`` derives the facts of ``real=True`` afresh for every symbol
+    and keeps them in a dictionary of its own: about 0.7 kB and 2.5 us per symbol, a fifth of
+    the memory of a flattened model. The facts of a real symbol are the same for all of them,
+    so acausal's symbols share those of one prototype (equal and hashed exactly like sympy's
+    own). The internals this uses are checked here; on any other sympy, ``sympy.Symbol`` is
+    used as it is.
+    """
+    prototype = sp.Symbol("acausal_real_prototype", real=True)
+    try:
+        facts = (prototype._assumptions, prototype._assumptions_orig, prototype._assumptions0)
+
+        def make(name: str) -> sp.Symbol:
+            obj = sp.Expr.__new__(sp.Symbol)
+            obj.name = name
+            obj._assumptions, obj._assumptions_orig, obj._assumptions0 = facts
+            return obj
+
+        probe = make("acausal_probe")
+        reference = sp.Symbol("acausal_probe", real=True)
+        if probe == reference and hash(probe) == hash(reference) and probe.is_real \
+                and probe.is_commutative and (probe - reference) == 0:
+            return make
+    except (AttributeError, TypeError):
+        pass
+    return lambda name: sp.Symbol(name, real=True)
+
+
+#: ``real_symbol(name)`` is ``sympy.Symbol(name, real=True)``, built faster and smaller.
+real_symbol = _shared_fact_constructor()
+
+
 class der(sp.Function):
     """Time derivative of a variable or of an expression: ``der(x)``.
 

@@ -25,7 +25,7 @@ import sympy as sp
 
 from ..errors import InitializationError, OverdeterminedError, StructurallySingularError
 from ..flatten import FlatVariable
-from ..symbolic import substituted
+from ..symbolic import real_symbol, substituted
 from .system import EquationSystem
 
 
@@ -233,7 +233,7 @@ def eliminate_aliases(system: EquationSystem) -> tuple[EquationSystem, AliasMap]
             info.append(_merged_info(system, members[r], v, rep_of_root[r][1]))
         else:
             rep_w = new_placeholders[r]
-            symbols.append(sp.Symbol(f"der({system.name(rep_w)})", real=True))
+            symbols.append(real_symbol(f"der({system.name(rep_w)})"))
             info.append(None)
     var_to_diff = [-1] * len(symbols)
     diff_to_var = [-1] * len(symbols)

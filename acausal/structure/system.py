@@ -19,7 +19,7 @@ import sympy as sp
 
 from ..errors import ModelDefinitionError, did_you_mean
 from ..flatten import FlatEquation, FlatParameter, FlatSystem, FlatVariable
-from ..symbolic import der, expression_atoms, substituted, time
+from ..symbolic import der, expression_atoms, real_symbol, substituted, time
 
 
 @dataclass
@@ -81,7 +81,7 @@ class EquationSystem:
         d = self.var_to_diff[v]
         if d != -1:
             return d
-        symbol = sp.Symbol(f"der({self.name(v)})", real=True)
+        symbol = real_symbol(f"der({self.name(v)})")
         d = len(self.symbols)
         self.symbols.append(symbol)
         self.info.append(None)
