@@ -209,8 +209,13 @@ def _iter_relations(items: Any):
             yield item
 
 
-def flatten(model: Component) -> FlatSystem:
-    """Bind ``model`` as a root and return its flat system of equations."""
+def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
+    """Bind ``model`` as a root and return its flat system of equations.
+
+    ``share_templates=False`` calls every component's ``equations()`` instead of renaming the
+    equations of the first instance of its kind (see :mod:`acausal.templates`); the result is
+    the same, only slower (the tests compare the two).
+    """
     if not isinstance(model, Component):
         raise ModelDefinitionError(f"Expected a Component instance to compile, got {model!r}.")
     model.bind()
@@ -252,7 +257,7 @@ def flatten(model: Component) -> FlatSystem:
     templates = TemplateCache()
     for comp in components:
         where = _describe_component(comp)
-        key = templates.key(comp)
+        key = templates.key(comp) if share_templates else None
         template = templates.lookup(key) if key is not None else None
         if template is not None:
             for expr, display, i, plain in templates.instantiate(template, comp):

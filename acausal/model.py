@@ -589,9 +589,19 @@ class Component(Node):
     ``solver_hint`` (class attribute, optional): advice that a simulation error quotes when the
     component's variables are where the solver fails, e.g. what makes its equations singular
     and which parameter to change.
+
+    ``equations()`` should be a function of the component's declarations, parts, structural
+    parameters and plain attributes, as a Modelica class is: instances that agree in all of
+    these share one derivation of the equations (``shares_equations``).
     """
 
     solver_hint: str = ""
+    #: Whether instances of the same kind may share one derivation of their equations (see
+    #: :mod:`acausal.templates`): ``equations()`` is then called for the first instance only
+    #: and renamed for the others. Set False on a class whose equations depend on anything but
+    #: its declarations, parts, structural parameters and plain attributes (its path, global
+    #: state, a user function that is told the path).
+    shares_equations: bool = True
 
     def equations(self) -> Iterable:
         return []

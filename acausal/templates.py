@@ -7,9 +7,10 @@ renaming; so does acausal:
 
 * Two instances share a template when they are the same class with the same structure below
   them: the same parts and connectors (by relative path and class), the same variable and
-  parameter names and shapes, the same structural parameter values and plain attributes (numbers,
-  strings, tuples, arrays compared by value; other objects, such as a user function, by
-  identity), and the same shared parts outside them (``Outer``, by identity).
+  parameter names and shapes, the same structural parameter values and other attributes, private
+  ones too (numbers, strings, tuples, arrays compared by value; other objects, such as a user
+  function, by identity), and the same shared parts outside them (``Outer``, by identity).
+  Parameter *values* are not part of the key: parameters are symbols in the equations.
 * The first instance's ``equations()`` is called as usual; its residuals, after the chain rule
   for ``der(expression)``, are the template. Every further instance gets them by renaming the
   first instance's symbols to its own, rebuilding the expression trees without sympy's
@@ -31,6 +32,12 @@ import sympy as sp
 
 from .model import Component, Node
 from .symbolic import der, event_if, substituted, time
+
+#: Attributes the language itself keeps on every node (binding state, the constructor call and
+#: the parameter values given to it): not part of a key. Everything else a component stores,
+#: private attributes too (a flag computed in ``__init__`` from a parameter's value), is.
+_BINDING_ATTRIBUTES = frozenset({"_children", "_init_call", "_instance_decls", "_outers",
+                                 "_overrides", "_parameters", "_parent", "_path", "_variables"})
 
 #: Components with more nodes than this below them are not templated: such a component is
 #: usually unique (a whole model), and computing its key walks its whole subtree.
@@ -82,7 +89,7 @@ class TemplateCache:
                 declared = node._class_declarations()
                 attrs = tuple((name, _canonical(value, prefix))
                               for name, value in vars(node).items()
-                              if not name.startswith("_")
+                              if name not in _BINDING_ATTRIBUTES
                               and not ((name in declared or name in node._instance_decls)
                                        and isinstance(value, (sp.Basic, sp.MatrixBase))))
                 names = tuple((b.name[len(prefix):], _shape(b.value))

@@ -285,6 +285,13 @@ class _CoordinateSpringDamperExtBase(Component):
         overrides.setdefault("limitStopState", float(ls))
         super().__init__(**overrides)
 
+    @property
+    def shares_equations(self) -> bool:
+        """A user force function is given the element's path (Exudyn passes its item number)
+        and may answer differently for each element: such elements derive their own
+        equations."""
+        return self.springForceUserFunction is None
+
     # -- flange-kind hooks -----------------------------------------------------------------
     def _flange_coordinates(self):
         """(coordinate of flange_a, coordinate of flange_b)."""
