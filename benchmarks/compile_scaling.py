@@ -23,7 +23,8 @@ Two models, each built at several sizes N:
     ``cs.simulate(2.0)``; there is no hand-written reference (``handwritten_s`` is null). The
     largest violation of the rod-length constraints over the run is printed as a sanity check.
 
-What is timed (``time.perf_counter``, one run; the best of three up to chain N = 1000):
+What is timed (``time.perf_counter``, one run; the best of three up to chain N = 1000 and
+pendulum N = 50):
 
 * ``compile_s``: ``acausal.compile(model)`` (flattening to CasADi functions); building the
   component tree is not included.
@@ -39,6 +40,11 @@ Usage::
     python benchmarks/compile_scaling.py --quick         # smallest sizes only (smoke test)
     python benchmarks/compile_scaling.py --sizes chain=10,100 pendulum=5
     python benchmarks/compile_scaling.py --sizes 10 20   # the same sizes for every model
+    python benchmarks/compile_scaling.py --plot scaling.png   # also a log-log plot of compile_s
+
+The table is followed by each compile pass's share of ``compile_s`` (``cs.timings`` of the
+fastest compile) and, per model, the exponent b of ``compile_s ~ a N^b`` fitted by least squares
+in log-log over its sizes without the smallest one (whose time is mostly fixed costs).
 
 Progress goes to stderr. With ``--json`` stdout holds only the JSON list of records
 ``{"model", "N", "compile_s", "simulate_s", "handwritten_s"}``. A size that fails (an exception
@@ -65,12 +71,12 @@ import numpy as np
 from acausal import Component, Eq, Parameter, Variable, compile, connect, der
 from acausal.components.translational import ConstantForce, Fixed, Mass, SpringDamper
 
-DEFAULT_SIZES = {"chain": [10, 100, 1000, 3000], "pendulum": [5, 20, 50]}
+DEFAULT_SIZES = {"chain": [10, 100, 1000, 3000, 10000], "pendulum": [5, 20, 50, 100]}
 QUICK_SIZES = {"chain": [10], "pendulum": [5]}
 #: Sizes up to these are timed three times (best of three); larger ones once. The chain at
-#: N = 1000 is included because its simulate/hand-written ratio is a target: single runs of
-#: 0.08 s vary by 20-30 % on a 2-core machine.
-BEST_OF_UP_TO = {"chain": 1000, "pendulum": 20}
+#: N = 1000 and the pendulum at N = 50 are included because their numbers are targets: single
+#: runs of 0.08 s vary by 20-30 % on a 2-core machine.
+BEST_OF_UP_TO = {"chain": 1000, "pendulum": 50}
 REPEATS = 3
 
 RTOL, ATOL = 1e-6, 1e-8  # acausal's simulate defaults; the hand-written model uses the same
@@ -222,6 +228,7 @@ class Result:
     n_algebraic: int | None = None
     check: str = ""
     slowest_phase: str = ""
+    phases: dict = field(default_factory=dict)  # cs.timings of the fastest compile
     error: str | None = None
     extra: dict = field(default_factory=dict)
 
@@ -253,6 +260,8 @@ def run_chain(N: int, repeats: int) -> Result:
     for _ in range(repeats):
         model = MassSpringChain(N=N)
         dt, cs = _timed(lambda: compile(model))  # noqa: B023 - called at once
+        if not compile_times or dt < min(compile_times):
+            res.phases = dict(cs.timings)
         compile_times.append(dt)
         dt, sol = _timed(lambda: cs.simulate(CHAIN_T_END, rtol=RTOL, atol=ATOL))  # noqa: B023
         sim_times.append(dt)
@@ -286,6 +295,8 @@ def run_pendulum(N: int, repeats: int) -> Result:
     for _ in range(repeats):
         model = PendulumChain(N=N)
         dt, cs = _timed(lambda: compile(model))  # noqa: B023
+        if not compile_times or dt < min(compile_times):
+            res.phases = dict(cs.timings)
         compile_times.append(dt)
         dt, sol = _timed(lambda: cs.simulate(PENDULUM_T_END, rtol=RTOL, atol=ATOL))  # noqa: B023
         sim_times.append(dt)
@@ -361,6 +372,76 @@ def format_table(results: list[Result]) -> str:
     return "\n".join(lines)
 
 
+def format_phases(results: list[Result]) -> str:
+    """Each compile pass's share of ``compile_s`` (``cs.timings`` of the fastest compile)."""
+    names: list[str] = []
+    for r in results:
+        names += [n for n in r.phases if n not in names]
+    header = ["model", "N", "compile_s", *names]
+    rows = []
+    for r in results:
+        if r.error is not None or not r.phases:
+            continue
+        total = sum(r.phases.values())
+        rows.append([r.model, str(r.N), f"{r.compile_s:.3f}",
+                     *(f"{100 * r.phases[n] / total:.0f} %" if n in r.phases else "-"
+                       for n in names)])
+    widths = [max(len(h), *(len(row[k]) for row in rows)) if rows else len(h)
+              for k, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)) for row in rows]
+    return "\n".join(lines)
+
+
+def fitted_exponents(results: list[Result]) -> dict[str, tuple[float, list[int]]]:
+    """Per model: the exponent b of compile_s ~ a N^b (least squares in log-log) over its sizes
+    without the smallest one, whose time is mostly fixed costs; needs three sizes or more."""
+    out = {}
+    for model in dict.fromkeys(r.model for r in results):
+        pts = sorted((r.N, r.compile_s) for r in results
+                     if r.model == model and r.error is None and r.compile_s)
+        pts = pts[1:]
+        if len(pts) < 2:
+            continue
+        logn, logt = np.log([n for n, _ in pts]), np.log([t for _, t in pts])
+        out[model] = (float(np.polyfit(logn, logt, 1)[0]), [n for n, _ in pts])
+    return out
+
+
+def plot_scaling(results: list[Result], path: str) -> None:
+    """Log-log plot of compile time against N, one line per model with its fitted exponent."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    exponents = fitted_exponents(results)
+    fig, ax = plt.subplots(figsize=(6.4, 4.4), constrained_layout=True)
+    for model, marker in zip(dict.fromkeys(r.model for r in results), "os^"):
+        pts = sorted((r.N, r.compile_s) for r in results
+                     if r.model == model and r.error is None and r.compile_s)
+        if not pts:
+            continue
+        ns, ts = np.array(pts).T
+        label = model
+        if model in exponents:
+            b, used = exponents[model]
+            label += f": fitted exponent {b:.2f} (N = {used[0]}..{used[-1]})"
+            k = [i for i, n in enumerate(ns) if n in used]
+            a = np.exp(np.mean(np.log(ts[k]) - b * np.log(ns[k])))
+            grid = np.geomspace(ns[k[0]], ns[k[-1]], 50)
+            ax.plot(grid, a * grid ** b, "--", color="0.5", linewidth=1)
+        ax.loglog(ns, ts, marker=marker, linestyle="-", label=label)
+    ax.set_xlabel("N (masses of the chain, links of the pendulum)")
+    ax.set_ylabel("compile time [s]")
+    ax.set_title("acausal compile time (benchmarks/compile_scaling.py)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 @contextlib.contextmanager
 def stdout_to_stderr(active: bool):
     """Send everything written to stdout (Python or C level, e.g. SUNDIALS) to stderr."""
@@ -388,6 +469,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="sizes: MODEL=N1,N2 items, or bare numbers for every model")
     ap.add_argument("--models", nargs="+", choices=list(RUNNERS), default=list(RUNNERS),
                     help="models to run (default: all)")
+    ap.add_argument("--plot", metavar="PNG",
+                    help="also write a log-log plot of compile time against N to this file")
     args = ap.parse_args(argv)
 
     if args.sizes:
@@ -417,6 +500,16 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps([r.record() for r in results]))
     else:
         print(format_table(results))
+        print("\nShare of each compile pass in compile_s:")
+        print(format_phases(results))
+        exponents = fitted_exponents(results)
+        if exponents:
+            print()
+        for model, (b, used) in exponents.items():
+            print(f"{model}: compile time grows like N^{b:.2f} (least squares over N = "
+                  f"{', '.join(map(str, used))})")
+    if args.plot:
+        plot_scaling(results, args.plot)
     return 1 if any(r.error is not None for r in results) else 0
 
 

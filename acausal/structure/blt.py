@@ -14,9 +14,9 @@ are linear and small, or hands them to the DAE solver as algebraic equations.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 
-import networkx as nx
 import sympy as sp
 
 from ..errors import StructurallySingularError
@@ -55,24 +55,88 @@ def blt(system: EquationSystem, unknowns: list[int]) -> list[Block]:
             f"({system.n_eqs} equations, {len(unknowns)} unknowns). Equations left over:"
             + _listing([system.describe_eq(e) for e in free_eqs]) + "\nUnknowns left over:"
             + _listing([system.describe_var(v) for v in free_vars]))
-    graph = nx.DiGraph()
-    graph.add_nodes_from(range(system.n_eqs))
+    successors: list[list[int]] = [[] for _ in range(system.n_eqs)]
     for e in range(system.n_eqs):
         own = m.eq_to_var[e]
         for k in incidence[e]:
             if k != own:
-                graph.add_edge(m.var_to_eq[k], e)  # the equation solving var k comes first
-    cond = nx.condensation(graph)
-    members = cond.graph["mapping"]
-    comps: dict[int, list[int]] = {}
-    for e, c in members.items():
-        comps.setdefault(c, []).append(e)
-    order = nx.lexicographical_topological_sort(cond, key=lambda c: min(comps[c]))
+                successors[m.var_to_eq[k]].append(e)  # the equation solving var k comes first
     blocks = []
-    for c in order:
-        eqs = sorted(comps[c])
+    for eqs in _sorted_components(successors):
         blocks.append(Block(eqs, [unknowns[m.eq_to_var[e]] for e in eqs]))
     return blocks
+
+
+def _sorted_components(successors: list[list[int]]) -> list[list[int]]:
+    """Strongly connected components of a directed graph on 0..n-1 (Tarjan, iterative), in
+    topological order; among components that could come next, the one with the smallest
+    member first (so the order depends on the numbering only). Each component's members are
+    sorted. (networkx's condensation did the same at several times the cost and memory.)"""
+    n = len(successors)
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    comp_of = [-1] * n
+    comps: list[list[int]] = []
+    counter = 0
+    for root in range(n):
+        if index[root] != -1:
+            continue
+        work = [(root, 0)]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        while work:
+            v, i = work[-1]
+            succ = successors[v]
+            if i < len(succ):
+                work[-1] = (v, i + 1)
+                w = succ[i]
+                if index[w] == -1:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack[w] = True
+                    work.append((w, 0))
+                elif on_stack[w] and index[w] < low[v]:
+                    low[v] = index[w]
+                continue
+            work.pop()
+            if work and low[v] < low[work[-1][0]]:
+                low[work[-1][0]] = low[v]
+            if low[v] == index[v]:
+                members = []
+                while True:
+                    w = stack.pop()
+                    on_stack[w] = False
+                    comp_of[w] = len(comps)
+                    members.append(w)
+                    if w == v:
+                        break
+                comps.append(sorted(members))
+    # Kahn's algorithm on the condensation, smallest first member first
+    indegree = [0] * len(comps)
+    comp_succ: list[set[int]] = [set() for _ in comps]
+    for v in range(n):
+        cv = comp_of[v]
+        for w in successors[v]:
+            cw = comp_of[w]
+            if cw != cv and cw not in comp_succ[cv]:
+                comp_succ[cv].add(cw)
+                indegree[cw] += 1
+    ready = [(comps[c][0], c) for c in range(len(comps)) if indegree[c] == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        _, c = heapq.heappop(ready)
+        order.append(comps[c])
+        for d in sorted(comp_succ[c]):
+            indegree[d] -= 1
+            if indegree[d] == 0:
+                heapq.heappush(ready, (comps[d][0], d))
+    return order
 
 
 def _mentions(expr: sp.Basic, symbol: sp.Symbol) -> bool:

@@ -249,3 +249,30 @@ def test_cyclic_linear_loop_of_fifteen_equations():
         ref = np.linalg.solve(a, np.arange(n) + t)
         got = np.array([sol[f"u{i}"][k] for i in range(n)])
         assert got == pytest.approx(ref, abs=1e-10)
+
+
+def test_sorted_components_match_networkx_condensation():
+    """The block order: strongly connected components in topological order, the component
+    with the smallest member first among those that could come next (as networkx's
+    lexicographical topological sort of the condensation)."""
+    import random
+
+    import networkx as nx
+
+    from acausal.structure.blt import _sorted_components
+
+    rng = random.Random(7)
+    for _ in range(300):
+        n = rng.randint(1, 40)
+        succ = [[w for w in (rng.randrange(n) for _ in range(rng.randint(0, 3))) if w != v]
+                for v in range(n)]
+        graph = nx.DiGraph()
+        graph.add_nodes_from(range(n))
+        graph.add_edges_from((v, w) for v, s in enumerate(succ) for w in s)
+        cond = nx.condensation(graph)
+        comps: dict[int, list[int]] = {}
+        for e, c in cond.graph["mapping"].items():
+            comps.setdefault(c, []).append(e)
+        expected = [sorted(comps[c]) for c in
+                    nx.lexicographical_topological_sort(cond, key=lambda c: min(comps[c]))]
+        assert _sorted_components(succ) == expected
