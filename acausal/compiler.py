@@ -442,6 +442,7 @@ def _compile(model: Component, stabilization: str | None, alpha: float, beta: fl
     check_structure(system)
     lap("structure")
     reduced, aliases = eliminate_aliases(system)
+    del system  # the unreduced system is not needed any more: free its memory for the next passes
     while has_alias_equations(reduced):  # substitution can create new ones (a = b + c, c = -b)
         reduced, second = eliminate_aliases(reduced)
         aliases = compose_alias_maps(aliases, second)

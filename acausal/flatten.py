@@ -19,7 +19,6 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
 import numpy as np
 import sympy as sp
 
@@ -251,7 +250,7 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
     equations: list[FlatEquation] = []
     initial: list[FlatEquation] = []
     events: list[FlatEvent] = []
-    graph = nx.Graph()
+    connection_sets = _ConnectionSets()
     in_model = {id(c) for c in connectors}
     var_symbols = {v.symbol for v in variables}
     templates = TemplateCache()
@@ -308,11 +307,11 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
                 raise ModelDefinitionError(
                     f"connect({conn.a.path}, {conn.b.path}) in {where}: the connectors do not "
                     "match; connect connectors of the same kind.")
-            graph.add_edge(a, b, where=where)
+            connection_sets.join(a, b)
 
     by_path = {c.path: c for c in connectors}
     inside_connected: set[str] = set()
-    for nodes in sorted((sorted(s) for s in nx.connected_components(graph)), key=lambda s: s[0]):
+    for nodes in connection_sets.sets():
         equations.extend(_connection_set_equations(nodes, by_path))
         inside_connected.update(path for path, role in nodes if role == "inside")
 
@@ -334,12 +333,52 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
     flat = FlatSystem(type(model).__name__, variables, parameters, equations, initial, events)
     flat.hints = {c.path: type(c).solver_hint for c in components if type(c).solver_hint}
     flat.structural = {(c.path + "." if c.path else "") + name: getattr(c, name, decl.default)
-                       for c in components for name, decl in c._declarations().items()
-                       if isinstance(decl, Parameter) and decl.structural}
+                       for c in components for name, decl in _structural_declarations(c)}
     _expand_derivatives_of_expressions(flat)
     _lower_event_ifs(flat)
     _check_events(flat)
     return flat
+
+
+class _ConnectionSets:
+    """Connector elements ``(path, role)`` joined by connect statements (union-find)."""
+
+    def __init__(self) -> None:
+        self.parent: dict[tuple[str, str], tuple[str, str]] = {}
+
+    def _root(self, x: tuple[str, str]) -> tuple[str, str]:
+        parent = self.parent
+        root = x
+        while parent[root] != root:
+            root = parent[root]
+        while parent[x] != root:  # path compression
+            parent[x], x = root, parent[x]
+        return root
+
+    def join(self, a: tuple[str, str], b: tuple[str, str]) -> None:
+        for x in (a, b):
+            self.parent.setdefault(x, x)
+        ra, rb = self._root(a), self._root(b)
+        if ra != rb:
+            self.parent[rb] = ra
+
+    def sets(self) -> list[list[tuple[str, str]]]:
+        """Every connection set, its elements sorted, the sets ordered by their first element."""
+        members: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        for x in self.parent:
+            members.setdefault(self._root(x), []).append(x)
+        return sorted((sorted(m) for m in members.values()), key=lambda m: m[0])
+
+
+def _structural_declarations(comp: Component):
+    """(name, declaration) of the structural parameters of ``comp``."""
+    own = comp._instance_decls  # declarations made in __init__ replace the class's
+    for name, decl in comp._class_declarations().items():
+        if name not in own and isinstance(decl, Parameter) and decl.structural:
+            yield name, decl
+    for name, decl in own.items():
+        if isinstance(decl, Parameter) and decl.structural:
+            yield name, decl
 
 
 def _lower_event_ifs(flat: FlatSystem) -> None:

@@ -1,13 +1,14 @@
 """Sorting (block lower triangular form) and tearing.
 
 ``blt`` matches every equation to one unknown, builds the dependency graph between equations
-(networkx) and orders its strongly connected components topologically: each component is a block
+and orders its strongly connected components (Tarjan) topologically: each component is a block
 that can be solved once all earlier blocks are known.
 
 ``tear_block`` solves a block as far as it can by explicit assignments: an equation with one
-unknown left, in which that unknown occurs linearly, is solved for it (one sympy ``diff`` per
-equation, never a global solve). When no such equation is left, the unknown occurring in most
-remaining equations becomes a *tear variable* (Cellier's heuristic). The remaining equations are
+unknown left, in which that unknown occurs linearly, is solved for it (by the structure of sums
+and products, or one sympy ``diff`` of that equation; never a global solve). When no such
+equation is left, the unknown occurring in most remaining equations becomes a *tear variable*
+(Cellier's heuristic). The remaining equations are
 the block's residuals in the tear variables; the code generator solves them symbolically when they
 are linear and small, or hands them to the DAE solver as algebraic equations.
 """
