@@ -125,7 +125,7 @@ class TemplateCache:
     @staticmethod
     def instantiate(template: Template, comp: Component) -> list[tuple]:
         """The template's equations in the symbols of ``comp``."""
-        mapping = dict(zip(template.symbols, subtree_symbols(comp)))
+        mapping = dict(zip(template.symbols, subtree_symbols(comp), strict=True))
         return [(substituted(r, mapping), _LazyRenamed(d, mapping) if d is not None else None,
                  number, plain) for r, d, number, plain in template.equations]
 
