@@ -411,7 +411,8 @@ def _cyclic_gc_paused():
 
     Compiling allocates hundreds of thousands of sympy and CasADi objects that all stay alive
     until the end; every full collection walks all of them, which made compile time grow faster
-    than the model (a quarter of the time of a 1000-mass chain, more for larger models).
+    than the model (it nearly doubled the compile time of a 1000-mass chain, see
+    benchmarks/micro_costs.py).
     Reference counting still frees what is released; the collector runs again afterwards.
     """
     was_enabled = gc.isenabled()

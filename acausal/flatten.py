@@ -34,8 +34,7 @@ from .model import (
     assign,
 )
 from .symbolic import der, event_if, residual, sum_of, time
-from .templates import LazyRelation as _LazyRelation
-from .templates import TemplateCache, is_plain, resolve_display
+from .templates import LazyRenamed, TemplateCache
 
 
 @dataclass(slots=True)
@@ -89,14 +88,17 @@ class FlatEquation:
     residual: sp.Expr
     origin: str  # component path, '' for the root
     label: str  # human-readable description of where it came from
-    display: Any = None  # the relation as the user wrote it (sympy Eq), for printing
+    # the relation as the user wrote it (sympy Eq), for printing; a LazyRelation or
+    # LazyRenamed until it is first printed
+    display: Any = None
     # known to contain neither der() of an expression nor event_if, so the rewrites at the end
     # of flattening can skip it (False: not known, look)
     plain: bool = False
 
     def relation(self) -> sp.Basic:
+        if isinstance(self.display, (LazyRelation, LazyRenamed)):
+            self.display = self.display.resolve()
         if self.display is not None:
-            self.display = resolve_display(self.display)
             return self.display
         return sp.Eq(self.residual, 0, evaluate=False)
 
@@ -129,6 +131,26 @@ class FlatSystem:
 
     def equations_as_sympy(self) -> list[sp.Basic]:
         return [e.relation() for e in self.equations]
+
+
+class LazyRelation:
+    """``lhs = rhs`` as a sympy relation, built only when it is printed."""
+
+    __slots__ = ("lhs", "rhs")
+
+    def __init__(self, lhs: Any, rhs: Any) -> None:
+        self.lhs = lhs
+        self.rhs = rhs
+
+    def resolve(self) -> sp.Basic:
+        return sp.Eq(self.lhs, self.rhs, evaluate=False)
+
+
+def is_plain(residual: sp.Expr) -> bool:
+    """Whether a residual has neither ``der`` of an expression nor ``event_if`` (what the
+    rewrites at the end of flattening look for)."""
+    return not residual.has(event_if) and all(d.args[0].is_Symbol or isinstance(d.args[0], der)
+                                              for d in residual.atoms(der))
 
 
 def _describe_component(node: Node) -> str:
@@ -328,7 +350,7 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
                 for name, symbol, _, _ in bv.scalars():
                     equations.append(FlatEquation(
                         symbol, c.path, f"unconnected flow {name} = 0",
-                        _LazyRelation(symbol, sp.S.Zero), plain=True))
+                        LazyRelation(symbol, sp.S.Zero), plain=True))
 
     flat = FlatSystem(type(model).__name__, variables, parameters, equations, initial, events)
     flat.hints = {c.path: type(c).solver_hint for c in components if type(c).solver_hint}
@@ -519,7 +541,7 @@ def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, C
                 seen.add(other.name)
                 for (_, s1, _, _), (_, s2, _, _) in zip(ref.scalars(), other.scalars()):
                     eqs.append(FlatEquation(residual(s1, s2), "", label,
-                                            _LazyRelation(s1, s2), plain=True))
+                                            LazyRelation(s1, s2), plain=True))
         else:
             terms: list[list] = []
             for other, role in members:
@@ -529,7 +551,7 @@ def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, C
                     terms[j].append(s if role == "inside" else -s)
             for items in terms:
                 expr = sum_of(items)
-                eqs.append(FlatEquation(expr, "", label, _LazyRelation(expr, sp.S.Zero),
+                eqs.append(FlatEquation(expr, "", label, LazyRelation(expr, sp.S.Zero),
                                         plain=True))
     return eqs
 

@@ -12,11 +12,11 @@ def _shared_fact_constructor():
     """A constructor of real symbols that share one assumption knowledge base.
 
     ``sympy.Symbol(name, real=True)`` derives the facts of ``real=True`` afresh for every symbol
-    and keeps them in a dictionary of its own: about 0.7 kB and 2.5 us per symbol, a fifth of
-    the memory of a flattened model. The facts of a real symbol are the same for all of them,
-    so acausal's symbols share those of one prototype (equal and hashed exactly like sympy's
-    own). The internals this uses are checked here; on any other sympy, ``sympy.Symbol`` is
-    used as it is.
+    and keeps them in a dictionary of its own: about 0.6 kB and 2.7 us per symbol against 0.14 kB
+    and 0.3 us for a shared one (benchmarks/micro_costs.py). The facts of a real symbol are the
+    same for all of them, so acausal's symbols share those of one prototype (equal and hashed
+    exactly like sympy's own). The internals this uses are checked here; on any other sympy,
+    ``sympy.Symbol`` is used as it is.
     """
     prototype = sp.Symbol("acausal_real_prototype", real=True)
     try:
@@ -66,7 +66,7 @@ class der(sp.Function):
     def renamed(cls, arg: sp.Expr) -> der:
         """``der(arg)`` built without sympy's function machinery (evaluation, the cache), for
         renaming an existing ``der(x)``: it is the same object as ``der(arg)`` (equal, same
-        hash) at a fiftieth of the cost."""
+        hash) for a fraction of the cost."""
         obj = sp.Basic.__new__(cls, arg)
         obj.nargs = _ONE_ARGUMENT
         return obj
@@ -122,8 +122,9 @@ def Eq(lhs, rhs) -> sp.Equality:  # noqa: N802 - mirrors sympy.Eq
 def sum_of(terms) -> sp.Expr:
     """The sum of scalar expressions, unevaluated (kept in order, nothing combined).
 
-    Built by ``Add._from_args``: sympy's ``Add(..., evaluate=False)`` costs ten times more
-    (argument conversion and its cache), which counts when a model has 10^5 equations.
+    Built by ``Add._from_args``: sympy's ``Add(..., evaluate=False)`` costs about fifteen times
+    more (argument conversion and its cache; benchmarks/micro_costs.py), which counts when a
+    model has 10^5 equations.
     """
     terms = list(terms)
     if not terms:
@@ -184,9 +185,10 @@ def substituted(expr: sp.Basic, mapping: dict) -> sp.Basic:
 
     For renamings: ``mapping`` must send distinct atoms (symbols, ``der(x)``) to distinct
     symbols or negated symbols, so that no terms can combine or cancel. Sums and products then
-    keep their terms in order (sympy's ``_from_args``: no sorting, no collecting), which costs a
-    few microseconds per equation where ``xreplace`` re-evaluates every node (tens of
-    microseconds); a product that receives a negated symbol is flattened (:func:`product_of`).
+    keep their terms in order (sympy's ``_from_args``: no sorting, no collecting), which costs
+    about 7 us for a spring-damper's force equation where ``xreplace``, which re-evaluates every
+    node, costs about 95 us (benchmarks/micro_costs.py); a product that receives a negated
+    symbol is flattened (:func:`product_of`).
     """
     new = mapping.get(expr)
     if new is not None:

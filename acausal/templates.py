@@ -14,7 +14,7 @@ renaming; so does acausal:
 * The first instance's ``equations()`` is called as usual; its residuals, after the chain rule
   for ``der(expression)``, are the template. Every further instance gets them by renaming the
   first instance's symbols to its own, rebuilding the expression trees without sympy's
-  re-canonicalisation (a few microseconds per equation).
+  re-canonicalisation (about a tenth of the cost of ``xreplace``).
 * A template is only made when the first instance's equations use nothing but the symbols of
   its own subtree, of the shared outside parts in its key, and ``time``; anything else (a symbol
   reached through a parent, a symbol created on the fly) keeps that class instance-by-instance.
@@ -31,7 +31,7 @@ import numpy as np
 import sympy as sp
 
 from .model import Component, Node
-from .symbolic import der, event_if, substituted, time
+from .symbolic import substituted, time
 
 #: Attributes the language itself keeps on every node (binding state, the constructor call and
 #: the parameter values given to it): not part of a key. Everything else a component stores,
@@ -126,11 +126,11 @@ class TemplateCache:
     def instantiate(template: Template, comp: Component) -> list[tuple]:
         """The template's equations in the symbols of ``comp``."""
         mapping = dict(zip(template.symbols, subtree_symbols(comp), strict=True))
-        return [(substituted(r, mapping), _LazyRenamed(d, mapping) if d is not None else None,
+        return [(substituted(r, mapping), LazyRenamed(d, mapping) if d is not None else None,
                  number, plain) for r, d, number, plain in template.equations]
 
 
-class _LazyRenamed:
+class LazyRenamed:
     """A display relation renamed only when it is printed (most never are)."""
 
     __slots__ = ("expr", "mapping")
@@ -141,31 +141,6 @@ class _LazyRenamed:
 
     def resolve(self) -> Any:
         return substituted(self.expr, self.mapping)
-
-
-class LazyRelation:
-    """``lhs = rhs`` as a sympy relation, built only when it is printed."""
-
-    __slots__ = ("lhs", "rhs")
-
-    def __init__(self, lhs: Any, rhs: Any) -> None:
-        self.lhs = lhs
-        self.rhs = rhs
-
-    def resolve(self) -> Any:
-        return sp.Eq(self.lhs, self.rhs, evaluate=False)
-
-
-def resolve_display(display: Any) -> Any:
-    """The relation a display stands for (lazy displays are built now)."""
-    return display.resolve() if isinstance(display, (_LazyRenamed, LazyRelation)) else display
-
-
-def is_plain(residual: sp.Expr) -> bool:
-    """Whether a residual has neither ``der`` of an expression nor ``event_if`` (what the
-    flattening's later rewrites look for)."""
-    return not residual.has(event_if) and all(d.args[0].is_Symbol or isinstance(d.args[0], der)
-                                              for d in residual.atoms(der))
 
 
 def _free_symbols(display: Any) -> set:

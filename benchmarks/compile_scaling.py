@@ -347,6 +347,16 @@ def parse_sizes(items: list[str], models: list[str]) -> dict[str, list[int]]:
     return {name: sizes[name] for name in models if name in sizes}
 
 
+def _render(header: list[str], rows: list[list[str]]) -> str:
+    """Columns padded to their widest cell, a dashed rule under the header."""
+    widths = [max(len(h), *(len(row[k]) for row in rows)) if rows else len(h)
+              for k, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)) for row in rows]
+    return "\n".join(lines)
+
+
 def format_table(results: list[Result]) -> str:
     header = ["model", "N", "states", "alg", "compile_s", "simulate_s", "handwritten_s",
               "sim/hand", "ode_s", "ode/hand", "check", "slowest compile phase"]
@@ -364,12 +374,7 @@ def format_table(results: list[Result]) -> str:
                      f"{r.generated_ode_s:.3f}" if r.generated_ode_s is not None else "-",
                      f"{r.generated_ode_s / hand:.2f}" if hand and r.generated_ode_s else "-",
                      r.check, r.slowest_phase])
-    widths = [max(len(h), *(len(row[k]) for row in rows)) if rows else len(h)
-              for k, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)),
-             "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)) for row in rows]
-    return "\n".join(lines)
+    return _render(header, rows)
 
 
 def format_phases(results: list[Result]) -> str:
@@ -386,12 +391,7 @@ def format_phases(results: list[Result]) -> str:
         rows.append([r.model, str(r.N), f"{r.compile_s:.3f}",
                      *(f"{100 * r.phases[n] / total:.0f} %" if n in r.phases else "-"
                        for n in names)])
-    widths = [max(len(h), *(len(row[k]) for row in rows)) if rows else len(h)
-              for k, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)),
-             "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)) for row in rows]
-    return "\n".join(lines)
+    return _render(header, rows)
 
 
 def fitted_exponents(results: list[Result]) -> dict[str, tuple[float, list[int]]]:

@@ -27,3 +27,13 @@ def test_compile_scaling_quick_json():
             assert r["handwritten_s"] > 0
         else:
             assert r["handwritten_s"] is None
+
+
+def test_micro_costs_quick():
+    """benchmarks/micro_costs.py --quick runs and prints one row per measured operation."""
+    script = SCRIPT.parent / "micro_costs.py"
+    proc = subprocess.run([sys.executable, str(script), "--quick"],
+                          check=False, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = proc.stdout.strip().splitlines()[2:]
+    assert len(rows) == 7 and all(" us" in r or " B" in r or " s " in r for r in rows), rows

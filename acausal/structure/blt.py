@@ -183,21 +183,13 @@ def _linear_parts(expr: sp.Expr, symbol: sp.Symbol):
         if parts is None or parts is _UNKNOWN:
             return parts
         rest = [f for f in expr.args if f is not inside[0]]
-        return ([_times(rest, _total(parts[0]))] if parts[0] else [],
-                [_times(rest, _total(parts[1]))] if parts[1] else [])
+        return ([product_of([*rest, sum_of(parts[0])])] if parts[0] else [],
+                [product_of([*rest, sum_of(parts[1])])] if parts[1] else [])
     if expr.is_Pow:
         return _linear_parts(expr.base, symbol) if expr.exp == 1 else None
     if isinstance(expr, sp.Function) and not isinstance(expr, sp.Piecewise):
         return None
     return _UNKNOWN
-
-
-def _total(terms: list) -> sp.Expr:
-    return sum_of(terms)
-
-
-def _times(factors: list, last: sp.Expr) -> sp.Expr:
-    return product_of([*factors, last])
 
 
 def linear_solution(residual: sp.Expr, symbol: sp.Symbol) -> tuple[sp.Expr, sp.Expr] | None:
@@ -215,14 +207,14 @@ def linear_solution(residual: sp.Expr, symbol: sp.Symbol) -> tuple[sp.Expr, sp.E
         a_terms, b_terms = parts
         if not a_terms:
             return None
-        coeff = _total(a_terms)
+        coeff = sum_of(a_terms)
         if not coeff.free_symbols:
             coeff = sp.sympify(float(coeff)) if not coeff.is_Number else coeff
             if coeff == 0:
                 return None
         if not b_terms:
             return sp.S.Zero, coeff
-        solution = product_of([sp.S.NegativeOne, _total(b_terms)])
+        solution = product_of([sp.S.NegativeOne, sum_of(b_terms)])
         if coeff != 1:
             solution = product_of([solution, sp.Pow(coeff, -1, evaluate=False)])
         return solution, coeff

@@ -25,22 +25,15 @@ from .system import EquationSystem
 _ZERO, _ONE = sp.S.Zero, sp.S.One
 
 
-def _sum(terms: list) -> sp.Expr:
-    return sum_of(terms)
-
-
-def _product(factors: list) -> sp.Expr:
-    return product_of(factors)
-
-
 def time_derivative(system: EquationSystem, r: sp.Expr) -> sp.Expr:
     """d/dt of a residual by the chain rule, node by node.
 
     A variable ``v`` becomes its derivative variable ``der(v)``, ``time`` becomes 1,
     parameters 0; sums, products (product rule), powers with a number as exponent and
     functions (sympy's ``fdiff`` for the outer derivative) are differentiated here and the
-    result is built unevaluated, without sympy's canonicalisation (``sympy.diff`` of a squared
-    distance costs milliseconds; index-3 mechanisms differentiate hundreds of them). Anything
+    result is built unevaluated, without sympy's canonicalisation (about a tenth of the cost of
+    the chain rule through ``sympy.diff`` on a squared distance, benchmarks/micro_costs.py; the
+    second derivative costs sympy far more, and index-3 mechanisms differentiate hundreds). Anything
     else (a power with a variable exponent, a function without ``fdiff``) goes through
     ``sympy.diff`` for each of its variables. Terms without variables or time drop out, so the
     result has no structural zeros.
@@ -63,21 +56,21 @@ def time_derivative(system: EquationSystem, r: sp.Expr) -> sp.Expr:
         if e.is_Number or not e.args:
             return _ZERO
         if e.is_Add:
-            return _sum([t for t in map(d, e.args) if t is not _ZERO])
+            return sum_of([t for t in map(d, e.args) if t is not _ZERO])
         if e.is_Mul:
             terms = []
             for i, factor in enumerate(e.args):
                 df = d(factor)
                 if df is not _ZERO:
-                    terms.append(_product([*e.args[:i], *e.args[i + 1:], df]))
-            return _sum(terms)
+                    terms.append(product_of([*e.args[:i], *e.args[i + 1:], df]))
+            return sum_of(terms)
         if e.is_Pow and e.exp.is_Number:
             base, n = e.args
             db = d(base)
             if db is _ZERO:
                 return _ZERO
             power = base if n == 2 else sp.Pow(base, n - 1, evaluate=False)
-            return _product([n, power, db])
+            return product_of([n, power, db])
         if isinstance(e, sp.Piecewise):
             return sp.Piecewise(*[(d(value), cond) for value, cond in e.args])
         if isinstance(e, sp.Function):
@@ -92,8 +85,8 @@ def time_derivative(system: EquationSystem, r: sp.Expr) -> sp.Expr:
                     return by_sympy(e)
                 if outer.has(sp.Derivative):  # no rule of its own (sign): sympy's diff knows
                     return by_sympy(e)
-                terms.append(_product([outer, da]))
-            return _sum(terms)
+                terms.append(product_of([outer, da]))
+            return sum_of(terms)
         return by_sympy(e)
 
     def by_sympy(e: sp.Basic) -> sp.Expr:
