@@ -29,13 +29,19 @@ from .model import (
     Discrete,
     Flow,
     Outer,
+    Overdetermined,
     Parameter,
     Potential,
     Variable,
     When,
     assign,
+    branch,
     connect,
+    is_root,
+    potential_root,
     reinit,
+    root,
+    rooted,
 )
 from .simulate import simulate
 from .solution import Solution
@@ -55,7 +61,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AcausalError", "CompiledSystem", "Component", "Connection", "Connector", "Discrete", "Eq",
-    "Flow", "Outer", "When", "assign", "event_if", "pre", "reinit",
+    "Flow", "Outer", "Overdetermined", "When", "branch", "is_root", "potential_root", "root",
+    "rooted", "assign", "event_if", "pre", "reinit",
     "InitializationError", "InputError", "ModelDefinitionError", "OverdeterminedError", "Parameter",
     "ParameterError", "Potential", "SimulationError", "Solution", "StructuralError",
     "StructurallySingularError", "UnconnectedConnectorError", "UnderdeterminedError",

@@ -22,14 +22,17 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from .connection_graph import Loop, build_connection_graph
 from .errors import AcausalError, ModelDefinitionError, UnconnectedConnectorError
 from .model import (
     BoundVariable,
+    Branch,
     Component,
     Connection,
     Connector,
     Node,
     Parameter,
+    Root,
     When,
     assign,
 )
@@ -119,6 +122,8 @@ class FlatSystem:
     hints: dict[str, str] = field(default_factory=dict)  # component path -> solver_hint
     # dotted name -> value of every structural parameter (set when the model is built)
     structural: dict[str, Any] = field(default_factory=dict)
+    # loops of overdetermined connectors closed by a residue (see acausal.connection_graph)
+    loops: list[Loop] = field(default_factory=list)
 
     def hint_for(self, path: str) -> str:
         """The ``solver_hint`` of the component at ``path`` or of the nearest one above it."""
@@ -275,6 +280,52 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
     connection_sets = _ConnectionSets()
     in_model = {id(c) for c in connectors}
     var_symbols = {v.symbol for v in variables}
+    overdetermined = [c for c in connectors if getattr(type(c), "overdetermined", None)]
+    graph_connects: list[tuple] = []
+    graph_branches: list[tuple] = []
+    graph_roots: list[tuple] = []
+    for comp in components:
+        where = _describe_component(comp)
+        with _user_code(where, "connections"):
+            connections = list(_iter_relations(comp.connections()))
+        for conn in connections:
+            if isinstance(conn, (Branch, Root)):
+                _check_graph_statement(conn, comp, where, in_model)
+                if isinstance(conn, Branch):
+                    graph_branches.append((conn.a, conn.b, comp.path))
+                else:
+                    graph_roots.append((conn.connector, conn.definite, conn.priority, comp.path))
+                continue
+            if not isinstance(conn, Connection):
+                raise ModelDefinitionError(
+                    f"{where}.connections() returned {conn!r}: return connect(a, b) statements "
+                    "(or branch, root, potential_root statements).")
+            ends = []
+            for c in (conn.a, conn.b):
+                if c._path is None:
+                    raise ModelDefinitionError(
+                        f"{where} connects a {type(c).__name__} of a part that is not in the "
+                        "model: a part must be assigned to an attribute of the component (a list "
+                        "of parts must be complete when it is assigned: self.parts = [...], not "
+                        "self.parts = [] and append() afterwards).")
+                if id(c) not in in_model or not _belongs_to(c, comp):
+                    raise ModelDefinitionError(
+                        f"{where} connects {c!r}, which is not a connector of this component or "
+                        "of one of its parts: connect only connectors inside the component.")
+                role = "outside" if c.path.rpartition(".")[0] == comp.path and \
+                    _owned_by(c, comp) else "inside"
+                ends.append((c.path, role))
+            a, b = ends
+            if conn.a._signature() != conn.b._signature():
+                raise ModelDefinitionError(
+                    f"connect({conn.a.path}, {conn.b.path}) in {where}: the connectors do not "
+                    "match; connect connectors of the same kind.")
+            connection_sets.join(a, b)
+            if getattr(type(conn.a), "overdetermined", None) is not None:
+                graph_connects.append((conn.a, conn.b, comp.path))
+    graph = build_connection_graph(overdetermined, graph_connects, graph_branches, graph_roots) \
+        if overdetermined else None
+
     templates = TemplateCache()
     for comp in components:
         where = _describe_component(comp)
@@ -303,39 +354,13 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
                                            "clauses.")
             events.append(FlatEvent(when.condition, when.actions, comp.path,
                                     f"event {i} of {where}"))
-        with _user_code(where, "connections"):
-            connections = list(_iter_relations(comp.connections()))
-        for conn in connections:
-            if not isinstance(conn, Connection):
-                raise ModelDefinitionError(
-                    f"{where}.connections() returned {conn!r}: return connect(a, b) statements.")
-            ends = []
-            for c in (conn.a, conn.b):
-                if c._path is None:
-                    raise ModelDefinitionError(
-                        f"{where} connects a {type(c).__name__} of a part that is not in the "
-                        "model: a part must be assigned to an attribute of the component (a list "
-                        "of parts must be complete when it is assigned: self.parts = [...], not "
-                        "self.parts = [] and append() afterwards).")
-                if id(c) not in in_model or not _belongs_to(c, comp):
-                    raise ModelDefinitionError(
-                        f"{where} connects {c!r}, which is not a connector of this component or "
-                        "of one of its parts: connect only connectors inside the component.")
-                role = "outside" if c.path.rpartition(".")[0] == comp.path and \
-                    _owned_by(c, comp) else "inside"
-                ends.append((c.path, role))
-            a, b = ends
-            if conn.a._signature() != conn.b._signature():
-                raise ModelDefinitionError(
-                    f"connect({conn.a.path}, {conn.b.path}) in {where}: the connectors do not "
-                    "match; connect connectors of the same kind.")
-            connection_sets.join(a, b)
-
     by_path = {c.path: c for c in connectors}
     inside_connected: set[str] = set()
     for nodes in connection_sets.sets():
         equations.extend(_connection_set_equations(nodes, by_path))
         inside_connected.update(path for path, role in nodes if role == "inside")
+    if graph is not None:
+        equations.extend(_overdetermined_equations(graph))
 
     for c in connectors:
         if c.path in inside_connected:
@@ -353,6 +378,7 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
                         LazyRelation(symbol, sp.S.Zero), plain=True))
 
     flat = FlatSystem(type(model).__name__, variables, parameters, equations, initial, events)
+    flat.loops = graph.loops if graph is not None else []
     flat.hints = {c.path: type(c).solver_hint for c in components if type(c).solver_hint}
     flat.structural = {(c.path + "." if c.path else "") + name: getattr(c, name, decl.default)
                        for c in components for name, decl in _structural_declarations(c)}
@@ -529,9 +555,13 @@ def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, C
     first_path = nodes[0][0]
     label = "connection set {" + ", ".join(p for p, _ in nodes) + "}"
     first = by_path[first_path]
+    record = getattr(type(first), "overdetermined", None)
+    skipped = record.names if record is not None else ()
     eqs = []
     for k, bv in enumerate(first._variables):
         members = [(by_path[p]._variables[k], role) for p, role in nodes]
+        if bv.decl.kind == "potential" and bv.name.rpartition(".")[2] in skipped:
+            continue  # an overdetermined record: equated along the connection graph's tree
         if bv.decl.kind == "potential":
             ref = members[0][0]
             seen = {ref.name}
@@ -553,6 +583,47 @@ def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, C
                 expr = sum_of(items)
                 eqs.append(FlatEquation(expr, "", label, LazyRelation(expr, sp.S.Zero),
                                         plain=True))
+    return eqs
+
+
+def _check_graph_statement(statement: Branch | Root, comp: Component, where: str,
+                           in_model: set) -> None:
+    """A branch or root statement must name connectors of the component or its parts."""
+    ends = (statement.a, statement.b) if isinstance(statement, Branch) else (statement.connector,)
+    for c in ends:
+        if c._path is None or id(c) not in in_model or not _belongs_to(c, comp):
+            raise ModelDefinitionError(
+                f"{where} states {type(statement).__name__.lower()}({c!r}), which is not a "
+                "connector of this component or of one of its parts.")
+
+
+def _record_values(connector: Connector) -> dict[str, Any]:
+    return {name: getattr(connector, name) for name in type(connector).overdetermined.names}
+
+
+def _overdetermined_equations(graph) -> list[FlatEquation]:
+    """Element-wise equalities of the records on the tree's connect edges, the residue on the
+    connect edges that close loops."""
+    eqs = []
+    for a, b in graph.tree_connects:
+        label = f"connection {a.path} = {b.path}"
+        va, vb = _record_values(a), _record_values(b)
+        for name in va:
+            xs = list(va[name]) if isinstance(va[name], sp.MatrixBase) else [va[name]]
+            ys = list(vb[name]) if isinstance(vb[name], sp.MatrixBase) else [vb[name]]
+            eqs.extend(FlatEquation(residual(x, y), "", label, LazyRelation(x, y), plain=True)
+                       for x, y in zip(xs, ys))
+    for loop in graph.loops:
+        where = loop.stated_by
+        label = (f"loop closure connect({loop.a.path}, {loop.b.path}) (residue of "
+                 f"{type(loop.a).__name__}.overdetermined)")
+        with _user_code(f"{type(loop.a).__name__}.overdetermined.residue", "residue"):
+            residues = type(loop.a).overdetermined.residue(_record_values(loop.a),
+                                                           _record_values(loop.b))
+        for k, r in enumerate(residues, start=1):
+            expr = sp.sympify(r)
+            eqs.append(FlatEquation(expr, where, f"{label} {k}", LazyRelation(expr, sp.S.Zero),
+                                    plain=is_plain(expr)))
     return eqs
 
 
