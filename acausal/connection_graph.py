@@ -10,9 +10,12 @@ Nodes are the connectors whose class declares an :class:`~acausal.model.Overdete
   two records, so a branch is always in the tree, and a loop made of branches alone cannot be
   broken anywhere (an error).
 
-Each connected part needs exactly one root: its definite ``root`` (two are an error: they would
-both fix the same orientation), else the ``potential_root`` with the smallest priority (ties: the
-first in the model's declaration order), else it is an error that names the part's connectors.
+Each tree of the forest has exactly one root: its definite ``root``, else the ``potential_root``
+with the smallest priority (ties: the first in the model's declaration order), else it is an error
+that names the part's connectors. A connect statement that would join two trees that each have a
+definite root is treated as closing a loop (a mechanism between the world and a fixed frame: the
+residue relates the two), as the Modelica specification does; two definite roots joined by
+branches alone are an error.
 
 Everything is deterministic: connectors in the model's depth-first declaration order, branches
 first and then connect statements in the order the components state them (Kruskal: a connect
@@ -96,12 +99,30 @@ def build_connection_graph(connectors: list, connects: list[tuple[Any, Any, str]
     edges += [GraphEdge(index[id(a)], index[id(b)], False, who) for a, b, who in connects]
 
     tree = _UnionFind(n)
+    # tree representative -> the definite root in that tree
+    grounded = {index[id(c)]: index[id(c)] for c, is_definite, _, _ in roots if is_definite}
     by_connects = _UnionFind(n)  # parts joined by connect statements alone
     adjacency: list[list[int]] = [[] for _ in range(n)]
     closing: list[GraphEdge] = []
     redundant: set[int] = set()  # closing connects whose ends other connects already join
     for e in edges:
-        if tree.union(e.a, e.b):
+        ra, rb = tree.find(e.a), tree.find(e.b)
+        both_grounded = ra in grounded and rb in grounded
+        if ra != rb and not (both_grounded and not e.rigid):
+            if both_grounded:
+                raise ModelDefinitionError(
+                    f"Two roots in one rigid part of the model: '{connectors[grounded[ra]].path}' "
+                    f"and '{connectors[grounded[rb]].path}' are joined by the rigid relation "
+                    f"(branch) of '{e.stated_by or '<root>'}', so both would fix the same "
+                    "orientation. Keep one root (e.g. one World or Fixed) per rigid part.")
+            tree.union(e.a, e.b)
+            root_of = grounded.pop(ra, None)
+            if root_of is None:
+                root_of = grounded.pop(rb, None)
+            else:
+                grounded.pop(rb, None)
+            if root_of is not None:
+                grounded[tree.find(e.a)] = root_of
             adjacency[e.a].append(e.b)
             adjacency[e.b].append(e.a)
         elif e.rigid:
@@ -111,7 +132,7 @@ def build_connection_graph(connectors: list, connects: list[tuple[Any, Any, str]
                 "relations (branch statements) with no connect statement in it, so the loop "
                 "cannot be closed: connect the parts with connect() instead of building the loop "
                 "inside components.")
-        else:
+        else:  # closes a loop, or joins two parts that each have their own root
             closing.append(e)
         if not e.rigid and not by_connects.union(e.a, e.b):
             redundant.add(id(e))
@@ -119,13 +140,10 @@ def build_connection_graph(connectors: list, connects: list[tuple[Any, Any, str]
     parts: dict[int, list[int]] = {}
     for i in range(n):
         parts.setdefault(tree.find(i), []).append(i)
-    definite: dict[int, list[int]] = {}
     potential: dict[int, list[tuple[int, int]]] = {}
     for connector, is_definite, priority, _ in roots:
         i = index[id(connector)]
-        if is_definite:
-            definite.setdefault(tree.find(i), []).append(i)
-        else:
+        if not is_definite:
             potential.setdefault(tree.find(i), []).append((priority, i))
 
     result = GraphResult()
@@ -133,16 +151,8 @@ def build_connection_graph(connectors: list, connects: list[tuple[Any, Any, str]
     parent = [-1] * n
     for part_id in sorted(parts):
         members = parts[part_id]
-        fixed = sorted(set(definite.get(part_id, [])))
-        if len(fixed) > 1:
-            raise ModelDefinitionError(
-                "Two roots in one connected part of the model: "
-                + " and ".join(f"'{connectors[i].path}'" for i in fixed[:2])
-                + " both fix the same overdetermined record (e.g. two World frames connected "
-                "through parts). Keep one root per connected part: remove one of them or break "
-                "the connection between them.")
-        if fixed:
-            chosen = fixed[0]
+        if part_id in grounded:
+            chosen = grounded[part_id]
         elif potential.get(part_id):
             chosen = min(potential[part_id])[1]
         else:
@@ -198,9 +208,12 @@ def build_connection_graph(connectors: list, connects: list[tuple[Any, Any, str]
 
 
 def _tree_path(a: int, b: int, parent: list[int], depth: list[int]) -> list[int]:
-    """The nodes of the tree path from a to b."""
+    """The nodes of the tree path from a to b (through the ground, root to root, when they are
+    in two trees that each have a definite root)."""
     left, right = [a], [b]
     while left[-1] != right[-1]:
+        if depth[left[-1]] == 0 and depth[right[-1]] == 0:  # two roots: the ground joins them
+            return left + right[::-1]
         if depth[left[-1]] >= depth[right[-1]]:
             left.append(parent[left[-1]])
         else:

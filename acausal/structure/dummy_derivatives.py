@@ -78,6 +78,37 @@ def _pick_columns(a: np.ndarray, priorities: list[float], m: int) -> list[int] |
     return chosen
 
 
+def _pick_columns_by_qr(a: np.ndarray, priorities: list[float], m: int) -> list[int] | None:
+    """The same choice as :func:`_pick_columns` for larger blocks, vectorised: priority groups
+    in ascending order, each orthogonalised against the columns chosen so far and then chosen
+    from by QR with column pivoting (largest remaining norm first). Choosing low priorities
+    first while a column adds rank is the greedy basis of the column matroid, so the columns
+    left over (the states) are the highest-priority set that works."""
+    from scipy.linalg import qr
+
+    a = np.asarray(a, dtype=float)
+    scale = np.max(np.abs(a)) if a.size else 0.0
+    if scale == 0.0:
+        return None
+    tol = 1e-9 * scale
+    basis = np.zeros((a.shape[0], 0))
+    chosen: list[int] = []
+    for p in sorted(set(priorities)):
+        cols = [c for c in range(a.shape[1]) if priorities[c] == p]
+        block = a[:, cols]
+        if basis.shape[1]:
+            block = block - basis @ (basis.T @ block)
+            block = block - basis @ (basis.T @ block)  # twice is enough (Kahan)
+        q, r, piv = qr(block, mode="economic", pivoting=True)
+        diag = np.abs(np.diag(r))
+        k = min(int(np.sum(diag > tol)), m - len(chosen))
+        chosen.extend(cols[j] for j in piv[:k])
+        basis = np.hstack([basis, q[:, :k]])
+        if len(chosen) == m:
+            return chosen
+    return None
+
+
 def _jacobian_function(system: EquationSystem, eqs: list[int], cands: list[int], params: dict):
     """CasADi function (values of the involved variables, t) -> d eqs / d cands (sparse)."""
     involved = sorted({v for e in eqs for v in system.incidence[e]} | set(cands))
@@ -123,9 +154,12 @@ class _LevelJacobian:
         return out
 
 
-#: Largest connected part of one level chosen by dense numeric elimination; larger parts use a
-#: priority-ordered structural matching checked numerically (sparse LU).
+#: Largest connected part of one level chosen by dense numeric elimination; larger parts up to
+#: QR_SELECTION_LIMIT by the vectorised QR form of the same greedy choice (a closed 3-D loop
+#: has a few hundred rows), and beyond that by a priority-ordered structural matching checked
+#: numerically (sparse LU), which honours priorities only row by row.
 DENSE_SELECTION_LIMIT = 60
+QR_SELECTION_LIMIT = 800
 
 
 def _components(system: EquationSystem, g: list[int], cands: list[int]) -> list[tuple]:
@@ -270,6 +304,11 @@ class StateSelector:
                     if pick is None:
                         pick = _pick_columns(self._evaluate_generic(level, eqs, sub, rng), prios,
                                              len(rows))
+                elif len(rows) <= QR_SELECTION_LIMIT:
+                    pick = _pick_columns_by_qr(j_start, prios, len(rows))
+                    if pick is None:
+                        pick = _pick_columns_by_qr(self._evaluate_generic(level, eqs, sub, rng),
+                                                   prios, len(rows))
                 else:
                     pick = _structural_pick(j_start, self._evaluate_generic(level, eqs, sub, rng),
                                             prios)

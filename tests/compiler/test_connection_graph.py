@@ -212,31 +212,39 @@ def test_a_part_without_root_is_reported_by_its_connectors():
         flatten(Floating())
 
 
-def test_two_roots_in_one_part_are_reported_by_name():
-    class TwoSources(Component):
-        s1 = Source()
-        s2 = Source()
-        turn = Turn()
+def test_two_roots_joined_by_connects_close_a_loop_through_the_ground():
+    class Between(Component):
+        """A hinge between two fixed headings: the closing connect determines its angle."""
+
+        s1 = Source(angle=0.1)
+        s2 = Source(angle=0.7)
+        hinge = Hinge()
 
         def connections(self):
-            return [connect(self.s1.out, self.turn.a), connect(self.turn.b, self.s2.out)]
+            return [connect(self.s1.out, self.hinge.a), connect(self.hinge.b, self.s2.out)]
 
-    with pytest.raises(ModelDefinitionError, match=r"Two roots.*'s1\.out' and 's2\.out'"):
-        flatten(TwoSources())
-
-
-def test_two_roots_in_separate_parts_are_fine():
-    class Separate(Component):
-        s1 = Source()
-        s2 = Source()
-        t1 = Turn()
-
-        def connections(self):
-            return [connect(self.s1.out, self.t1.a)]
-
-    model = Separate()
-    flatten(model)
+    model = Between()
+    flat = flatten(model)
     assert model.s1.out._graph_root and model.s2.out._graph_root
+    [loop] = flat.loops
+    assert (loop.a.path, loop.b.path) == ("hinge.b", "s2.out")
+    sol = compile(Between()).simulate(0.1)
+    assert math.sin(0.1 + sol["hinge.delta"][0] - 0.7) == pytest.approx(0.0, abs=1e-10)
+
+
+def test_two_roots_in_one_rigid_part_are_reported_by_name():
+    class DoubleRooted(Component):
+        a = Heading()
+        b = Heading()
+
+        def connections(self):
+            return [root(self.a), root(self.b), branch(self.a, self.b)]
+
+    with pytest.raises(ModelDefinitionError, match=r"Two roots.*'d\.a' and 'd\.b'"):
+        class Model(Component):
+            d = DoubleRooted()
+
+        flatten(Model())
 
 
 def test_a_loop_of_branches_alone_is_an_error():

@@ -1,0 +1,546 @@
+"""3-D parts: fixed frames, rigid translations and rotations, bodies.
+
+Source: ``Modelica.Mechanics.MultiBody.Parts`` (MSL 4.0): ``Fixed``, ``FixedTranslation``,
+``FixedRotation``, ``Body``, ``BodyShape``, ``BodyBox``, ``BodyCylinder``, ``PointMass``. Names
+and defaults are MultiBody's (``r_CM``, ``I_11`` ... ``I_32``, ``angles_fixed``, ``w_0_fixed``,
+...), in snake case where MultiBody uses camel case (``useQuaternions`` -> ``use_quaternions``).
+
+Notation: ``a``/``b`` = frame_a/frame_b, ``T_a`` = a's orientation (world -> frame),
+``D()`` = time derivative, ``x`` = cross product.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import sympy as sp
+
+from acausal import (
+    Component,
+    Eq,
+    Outer,
+    Parameter,
+    Variable,
+    branch,
+    der,
+    is_root,
+    potential_root,
+    rooted,
+)
+from acausal.errors import ParameterError
+from acausal.library.rotations import (
+    axes_rotations,
+    axes_rotations_angular_velocity,
+    cross,
+    flat,
+    from_nxy,
+    from_Q,
+    orientation_residue,
+    planar_rotation,
+    quaternion_angular_velocity,
+    quaternion_of,
+    vector,
+)
+
+from .interfaces import Frame, T, constant, constant_vector, resolve1, vector_equations
+from .world import World
+
+
+class Fixed(Component):
+    """Frame fixed in the world at ``r`` with the world's orientation (a root of the
+    orientation graph).
+
+    Equations: ``frame_b.r_0 = r``; ``frame_b.T = I``; ``frame_b.w = 0``.
+
+    Source: ``MultiBody.Parts.Fixed``.
+    """
+
+    r = Parameter((0.0, 0.0, 0.0), structural=True, unit="m",
+                  description="position of frame_b in the world")
+    frame_b = Frame()
+
+    def connections(self):
+        from acausal import root
+
+        return [root(self.frame_b)]
+
+    def equations(self):
+        fb = self.frame_b
+        return [*vector_equations(fb.r_0, constant_vector(self.r, "r", self)),
+                *vector_equations(fb.T, [1, 0, 0, 0, 1, 0, 0, 0, 1]),
+                *vector_equations(fb.w, [0, 0, 0])]
+
+
+class FixedTranslation(Component):
+    """frame_b is fixed at ``r`` (resolved in frame_a) from frame_a, with the same orientation.
+
+    Equations::
+
+        b.r_0 = a.r_0 + T_a' r;  b.T = a.T;  b.w = a.w
+        0 = a.f + b.f;  0 = a.t + b.t + r x b.f
+
+    Source: ``MultiBody.Parts.FixedTranslation``.
+    """
+
+    r = Parameter((0.0, 0.0, 0.0), structural=True, unit="m",
+                  description="vector from frame_a to frame_b, resolved in frame_a")
+    frame_a = Frame()
+    frame_b = Frame()
+
+    def connections(self):
+        return [branch(self.frame_a, self.frame_b)]
+
+    def equations(self):
+        return translation_equations(self.frame_a, self.frame_b,
+                                     constant_vector(self.r, 'r', self))
+
+
+ROTATION_TYPES = ("RotationAxis", "TwoAxesVectors", "PlanarRotationSequence")
+
+
+def fixed_rotation_matrix(rotation_type: str, n, angle_deg, n_x, n_y, sequence, angles_deg,
+                          where: str) -> sp.Matrix:
+    """The constant relative orientation of :class:`FixedRotation` (MultiBody's three ways)."""
+    if rotation_type == "RotationAxis":
+        e = np.asarray(n, dtype=float)
+        if np.linalg.norm(e) == 0:
+            raise ParameterError(f"{where}: n must not be the zero vector.")
+        e = e / np.linalg.norm(e)
+        return planar_rotation([sp.Float(x) for x in e], sp.Float(math.radians(angle_deg)))
+    if rotation_type == "TwoAxesVectors":
+        return from_nxy(n_x, n_y)
+    if rotation_type == "PlanarRotationSequence":
+        return axes_rotations([int(s) for s in sequence],
+                              [sp.Float(math.radians(a)) for a in angles_deg])
+    raise ParameterError(f"{where}: rotation_type={rotation_type!r} is not one of "
+                         + ", ".join(ROTATION_TYPES) + ".")
+
+
+class FixedRotation(Component):
+    """frame_b is fixed at ``r`` (in frame_a) from frame_a and rotated by a constant rotation.
+
+    ``rotation_type`` (MultiBody ``rotationType``): ``"RotationAxis"`` (by ``angle`` degrees
+    about ``n``), ``"TwoAxesVectors"`` (frame_b's x axis along ``n_x``, y axis in the plane of
+    ``n_x`` and ``n_y``) or ``"PlanarRotationSequence"`` (``angles`` degrees about the axes
+    ``sequence``). The rotation is structural (fixed when the model is built); ``angle`` and
+    ``angles`` are in degrees, as in MultiBody, so that models port unchanged.
+
+    Equations (``R`` = the constant relative orientation, b.T = R a.T)::
+
+        b.r_0 = a.r_0 + T_a' r
+        b.T = R a.T;  b.w = R a.w           (written the other way round when frame_b is
+                                              nearer the root)
+        0 = a.f + R' b.f;  0 = a.t + R' b.t + r x (R' b.f)
+
+    Source: ``MultiBody.Parts.FixedRotation``.
+    """
+
+    r = Parameter((0.0, 0.0, 0.0), structural=True, unit="m",
+                  description="vector from frame_a to frame_b, resolved in frame_a")
+    rotation_type = Parameter("RotationAxis", description=", ".join(ROTATION_TYPES))
+    n = Parameter((1.0, 0.0, 0.0), structural=True, unit="1",
+                  description="axis of rotation in frame_a (RotationAxis)")
+    angle = Parameter(0.0, structural=True, unit="deg",
+                      description="rotation angle about n (RotationAxis), degrees")
+    n_x = Parameter((1.0, 0.0, 0.0), structural=True, unit="1",
+                    description="x axis of frame_b in frame_a (TwoAxesVectors)")
+    n_y = Parameter((0.0, 1.0, 0.0), structural=True, unit="1",
+                    description="y axis direction of frame_b in frame_a (TwoAxesVectors)")
+    sequence = Parameter((1, 2, 3), structural=True,
+                         description="axes of the rotation sequence (PlanarRotationSequence)")
+    angles = Parameter((0.0, 0.0, 0.0), structural=True, unit="deg",
+                       description="angles of the rotation sequence, degrees")
+    frame_a = Frame()
+    frame_b = Frame()
+
+    def connections(self):
+        return [branch(self.frame_a, self.frame_b)]
+
+    def equations(self):
+        a, b = self.frame_a, self.frame_b
+        R = fixed_rotation_matrix(self.rotation_type, self.n, self.angle, self.n_x, self.n_y,
+                                  self.sequence, self.angles, f"FixedRotation '{self.path}'")
+        r = constant_vector(self.r, 'r', self)
+        Ta, Tb = T(a), T(b)
+        if rooted(a):
+            orientation = [*vector_equations(b.T, flat(R * Ta)),
+                           *vector_equations(b.w, R * vector(a.w))]
+        else:
+            orientation = [*vector_equations(a.T, flat(R.T * Tb)),
+                           *vector_equations(a.w, R.T * vector(b.w))]
+        fb_in_a = R.T * vector(b.f)
+        return [*vector_equations(b.r_0, a.r_0 + resolve1(a, r)), *orientation,
+                *vector_equations(vector(a.f) + fb_in_a, [0, 0, 0]),
+                *vector_equations(vector(a.t) + R.T * vector(b.t) + cross(r, fb_in_a),
+                                  [0, 0, 0])]
+
+
+class Body(Component):
+    """Rigid body with mass ``m``, centre of mass at ``r_CM`` from frame_a and inertia tensor
+    ``I`` about the centre of mass, resolved in frame_a.
+
+    Equations (MultiBody ``Parts.Body``)::
+
+        r_0 = a.r_0;  v_0 = D(r_0);  a_0 = D(v_0)
+        w_a = a.w;  z_a = D(w_a)
+        g_0 = world.gravity_acceleration(r_0 + T_a' r_CM)
+        a.f = m (T_a (a_0 - g_0) + z_a x r_CM + w_a x (w_a x r_CM))
+        a.t = I z_a + w_a x (I w_a) + r_CM x a.f
+
+    When nothing else determines frame_a's orientation (a free body: frame_a is selected as the
+    root of its part of the orientation graph, ``potential_root``), the body carries it:
+
+    * ``use_quaternions=True`` (default): ``T_a = from_Q(Q)``, ``w_a = 2 G(Q) D(Q)`` and the
+      constraint ``Q.Q = 1``. Index reduction differentiates the constraint and keeps three of
+      the four ``Q`` as states; the simulation re-selects them when the fourth becomes a poor
+      choice, so the body can tumble for any time with no singular orientation, and ``Q.Q = 1``
+      holds to the solver's precision (it is an equation, not a drift).
+    * ``use_quaternions=False``: Cardan angles ``phi`` about ``sequence_angle_states``
+      (``phi_d = D(phi)``, singular at a middle angle of +-90 deg).
+
+    Initial orientation and angular velocity: ``angles_fixed`` with ``angles_start`` about
+    ``sequence_start`` (degrees would be MultiBody's display unit; here radians), and
+    ``w_0_fixed`` with ``w_0_start`` (resolved in the world frame), as MultiBody.
+
+    Source: ``MultiBody.Parts.Body`` (MSL 4.0).
+    """
+
+    m = Parameter(1.0, unit="kg", min=0.0, description="mass")
+    r_CM = Parameter((0.0, 0.0, 0.0), structural=True, unit="m",
+                     description="centre of mass from frame_a, resolved in frame_a")
+    I_11 = Parameter(0.001, structural=True, unit="kg.m2",
+                     description="inertia about the centre of mass, resolved in frame_a, 11")
+    I_22 = Parameter(0.001, structural=True, unit="kg.m2", description="inertia 22")
+    I_33 = Parameter(0.001, structural=True, unit="kg.m2", description="inertia 33")
+    I_21 = Parameter(0.0, structural=True, unit="kg.m2", description="inertia 21")
+    I_31 = Parameter(0.0, structural=True, unit="kg.m2", description="inertia 31")
+    I_32 = Parameter(0.0, structural=True, unit="kg.m2", description="inertia 32")
+    use_quaternions = Parameter(True, description="orientation states: quaternions (True) or "
+                                "Cardan angles (False), when the body is a root")
+    sequence_angle_states = Parameter((1, 2, 3), structural=True,
+                                      description="axes of the angle states "
+                                      "(use_quaternions=False)")
+    angles_fixed = Parameter(False, description="fix the initial orientation to angles_start")
+    angles_start = Parameter((0.0, 0.0, 0.0), structural=True, unit="rad",
+                             description="initial orientation angles about sequence_start")
+    sequence_start = Parameter((1, 2, 3), structural=True,
+                               description="axes of angles_start")
+    w_0_fixed = Parameter(False, description="fix the initial angular velocity to w_0_start")
+    w_0_start = Parameter((0.0, 0.0, 0.0), structural=True, unit="rad/s",
+                          description="initial angular velocity resolved in the world frame")
+    frame_a = Frame()
+    world = Outer(World)
+
+    r_0 = Variable(shape=3, start=0.0, unit="m", state_priority=1,
+                   description="position of frame_a (world frame)")
+    v_0 = Variable(shape=3, start=0.0, unit="m/s", state_priority=1,
+                   description="velocity of frame_a, D(r_0) (world frame)")
+    a_0 = Variable(shape=3, unit="m/s2", description="acceleration D(v_0) (world frame)")
+    w_a = Variable(shape=3, start=0.0, unit="rad/s", state_priority=1,
+                   description="angular velocity resolved in frame_a")
+    z_a = Variable(shape=3, unit="rad/s2", description="angular acceleration D(w_a), in frame_a")
+    g_0 = Variable(shape=3, unit="m/s2", description="gravity acceleration at the centre of mass")
+    Q = Variable(shape=4, start=(0.0, 0.0, 0.0, 1.0), unit="1", state_priority=-1,
+                 description="orientation quaternion when the body is a root (scalar last)")
+    phi = Variable(shape=3, start=0.0, unit="rad", state_priority=-1,
+                   description="orientation angles when the body is a root (no quaternions)")
+    phi_d = Variable(shape=3, start=0.0, unit="rad/s", state_priority=-1,
+                     description="D(phi)")
+
+    def __init__(self, **overrides):
+        super().__init__(**overrides)
+        if "angles_start" in overrides and "Q" not in overrides:  # start the states there
+            self._overrides["Q"] = Variable(start=self.start_quaternion())
+
+    def connections(self):
+        return [potential_root(self.frame_a)]
+
+    def inertia(self) -> sp.Matrix:
+        """The inertia tensor about the centre of mass, resolved in frame_a (numbers)."""
+        i11, i22, i33, i21, i31, i32 = (constant(getattr(self, k)) for k in (
+            "I_11", "I_22", "I_33", "I_21", "I_31", "I_32"))
+        return sp.Matrix([[i11, i21, i31], [i21, i22, i32], [i31, i32, i33]])
+
+    def _start_orientation(self) -> sp.Matrix:
+        return axes_rotations([int(s) for s in self.sequence_start],
+                              [sp.Float(float(a)) for a in self.angles_start])
+
+    def equations(self):
+        fa = self.frame_a
+        Ta = T(fa)
+        r_CM = constant_vector(self.r_CM, 'r_CM', self)
+        w, z = vector(self.w_a), vector(self.z_a)
+        inertia = self.inertia()
+        f = vector(fa.f)
+        eqs = [*vector_equations(self.r_0, fa.r_0), *vector_equations(der(self.r_0), self.v_0),
+               *vector_equations(der(self.v_0), self.a_0), *vector_equations(self.w_a, fa.w),
+               *vector_equations(der(self.w_a), self.z_a),
+               *vector_equations(self.g_0, self.world.gravity_acceleration(
+                   vector(self.r_0) + Ta.T * r_CM)),
+               *vector_equations(f, self.m * (Ta * (vector(self.a_0) - vector(self.g_0))
+                                              + cross(z, r_CM) + cross(w, cross(w, r_CM)))),
+               *vector_equations(fa.t, inertia * z + cross(w, inertia * w) + cross(r_CM, f))]
+        return eqs + self._orientation_equations()
+
+    def _orientation_equations(self) -> list:
+        fa = self.frame_a
+        if not is_root(fa):
+            return [*vector_equations(self.Q, [0, 0, 0, 1]),
+                    *vector_equations(self.phi, [0, 0, 0]),
+                    *vector_equations(self.phi_d, [0, 0, 0])]
+        if self.use_quaternions:
+            Q = list(self.Q)
+            return [*vector_equations(fa.T, flat(from_Q(Q))),
+                    *vector_equations(fa.w, quaternion_angular_velocity(Q, der(self.Q))),
+                    Eq(sum(q * q for q in Q), 1),
+                    *vector_equations(self.phi, [0, 0, 0]),
+                    *vector_equations(self.phi_d, [0, 0, 0])]
+        seq = [int(s) for s in self.sequence_angle_states]
+        return [*vector_equations(fa.T, flat(axes_rotations(seq, list(self.phi)))),
+                *vector_equations(der(self.phi), self.phi_d),
+                *vector_equations(fa.w, axes_rotations_angular_velocity(
+                    seq, list(self.phi), list(self.phi_d))),
+                *vector_equations(self.Q, [0, 0, 0, 1])]
+
+    def initial_equations(self):
+        eqs = []
+        fa = self.frame_a
+        if self.angles_fixed:
+            eqs += orientation_residue(T(fa), self._start_orientation())
+        if self.w_0_fixed:
+            w0 = vector([float(x) for x in self.w_0_start])
+            eqs += vector_equations(self.w_a, T(fa) * w0)
+        return eqs
+
+    def start_quaternion(self) -> tuple[float, ...]:
+        """The quaternion of ``angles_start`` (a start value for ``Q``)."""
+        angles = self._overrides.get("angles_start", type(self).angles_start.default)
+        sequence = self._overrides.get("sequence_start", type(self).sequence_start.default)
+        Tn = np.array(axes_rotations([int(s) for s in sequence],
+                                     [sp.Float(float(a)) for a in angles]).evalf(), dtype=float)
+        return quaternion_of(Tn)
+
+
+def translation_equations(a, b, r) -> list:
+    """frame_b rigidly at ``r`` (resolved in frame_a) from frame_a, same orientation."""
+    return [*vector_equations(b.r_0, a.r_0 + resolve1(a, r)),
+            *vector_equations(b.T, a.T), *vector_equations(b.w, a.w),
+            *vector_equations(vector(a.f) + vector(b.f), [0, 0, 0]),
+            *vector_equations(vector(a.t) + vector(b.t) + cross(r, b.f), [0, 0, 0])]
+
+
+class BodyShape(Body):
+    """A :class:`Body` at frame_a rigidly joined to frame_b at ``r`` (resolved in frame_a):
+    a link with two frames (MultiBody ``Parts.BodyShape``: a ``FixedTranslation`` plus a
+    ``Body``).
+
+    Equations: those of :class:`Body` (at frame_a, with its ``r_CM``), plus::
+
+        b.r_0 = a.r_0 + T_a' r;  b.T = a.T;  b.w = a.w
+        f_a,body = a.f + b.f;  t_a,body = a.t + b.t + r x b.f
+
+    where the body's Newton-Euler equations are written with ``f_a,body``/``t_a,body`` (the
+    force and torque that reach the body from both frames).
+
+    Source: ``MultiBody.Parts.BodyShape`` (MSL 4.0).
+    """
+
+    r = Parameter((0.0, 0.0, 0.0), structural=True, unit="m",
+                  description="vector from frame_a to frame_b, resolved in frame_a")
+    frame_b = Frame()
+
+    def connections(self):
+        return [*super().connections(), branch(self.frame_a, self.frame_b)]
+
+    def equations(self):
+        a, b = self.frame_a, self.frame_b
+        r = constant_vector(self.r, 'r', self)
+        body = super().equations()  # Newton-Euler with a.f and a.t standing for the body's load
+        f_body = vector(a.f) + vector(b.f)
+        t_body = vector(a.t) + vector(b.t) + cross(r, b.f)
+        load = {a.f[i]: f_body[i] for i in range(3)}
+        load.update({a.t[i]: t_body[i] for i in range(3)})
+        return [*(e.xreplace(load) for e in body),
+                *vector_equations(b.r_0, a.r_0 + resolve1(a, r)),
+                *vector_equations(b.T, a.T), *vector_equations(b.w, a.w)]
+
+
+def box_properties(length_direction, width_direction, length, width, height, inner_width,
+                   inner_height, density, r_shape, where: str) -> dict:
+    """Mass, centre of mass and inertia (about the centre of mass, in frame_a) of a box with an
+    optional rectangular hole along its length (MultiBody ``BodyBox``)."""
+    if min(length, width, height, density) < 0 or inner_width > width or inner_height > height:
+        raise ParameterError(f"{where}: box dimensions and density must be >= 0, the inner "
+                             "width/height at most the outer ones.")
+    mo = density * length * width * height
+    mi = density * length * inner_width * inner_height
+    m = mo - mi
+    R = np.array(from_nxy(length_direction, width_direction).evalf(), dtype=float)
+    Ilocal = np.diag([(mo * (width**2 + height**2) - mi * (inner_width**2 + inner_height**2)) / 12,
+                      (mo * (length**2 + height**2) - mi * (length**2 + inner_height**2)) / 12,
+                      (mo * (length**2 + width**2) - mi * (length**2 + inner_width**2)) / 12])
+    return _mass_properties(m, np.asarray(r_shape, float) + R[0] * length / 2, R.T @ Ilocal @ R)
+
+
+def cylinder_properties(length_direction, length, diameter, inner_diameter, density, r_shape,
+                        where: str) -> dict:
+    """Mass, centre of mass and inertia of a (hollow) cylinder (MultiBody ``BodyCylinder``)."""
+    if min(length, diameter, density, inner_diameter) < 0 or inner_diameter > diameter:
+        raise ParameterError(f"{where}: cylinder dimensions and density must be >= 0 and "
+                             "inner_diameter <= diameter.")
+    radius, inner = diameter / 2, inner_diameter / 2
+    mo = density * math.pi * length * radius**2
+    mi = density * math.pi * length * inner**2
+    m = mo - mi
+    R = np.array(from_nxy(length_direction, _perpendicular(length_direction)).evalf(),
+                 dtype=float)
+    I22 = (mo * (length**2 + 3 * radius**2) - mi * (length**2 + 3 * inner**2)) / 12
+    Ilocal = np.diag([(mo * radius**2 - mi * inner**2) / 2, I22, I22])
+    return _mass_properties(m, np.asarray(r_shape, float) + R[0] * length / 2, R.T @ Ilocal @ R)
+
+
+def _perpendicular(e) -> list[float]:
+    e = np.asarray(e, float)
+    e = e / np.linalg.norm(e)
+    return [0.0, 1.0, 0.0] if abs(e[0]) > 0.99 else [1.0, 0.0, 0.0]
+
+
+def _mass_properties(m, r_CM, inertia) -> dict:
+    return dict(m=float(m), r_CM=[float(x) for x in r_CM], I_11=float(inertia[0, 0]),
+                I_22=float(inertia[1, 1]), I_33=float(inertia[2, 2]),
+                I_21=float(inertia[1, 0]), I_31=float(inertia[2, 0]),
+                I_32=float(inertia[2, 1]))
+
+
+class BodyBox(BodyShape):
+    """A box-shaped :class:`BodyShape`: mass and inertia from the geometry and ``density``
+    (MultiBody ``Parts.BodyBox``).
+
+    The box extends from ``r_shape`` along ``length_direction`` (default ``r - r_shape``) by
+    ``length`` (default ``|r - r_shape|``), with ``width`` along ``width_direction`` (default
+    ``length/20``, MultiBody's ``world.defaultWidthFraction``) and ``height`` (default
+    ``width``), and an optional hole ``inner_width`` x ``inner_height``::
+
+        m = density (length width height - length inner_width inner_height)
+        r_CM = r_shape + e_length length/2
+        I = R' diag((m_o (w^2+h^2) - m_i (wi^2+hi^2))/12, (m_o (l^2+h^2) - m_i (l^2+hi^2))/12,
+                    (m_o (l^2+w^2) - m_i (l^2+wi^2))/12) R
+
+    The geometry is structural (fixed when the model is built): ``m``, ``r_CM`` and ``I_..`` are
+    computed from it and remain parameters of the body.
+
+    Source: ``MultiBody.Parts.BodyBox`` (MSL 4.0), density default 7700 kg/m3 (steel).
+    """
+
+    r_shape = Parameter((0.0, 0.0, 0.0), structural=True, unit="m")
+    length_direction = Parameter(None, structural=True, unit="1")
+    width_direction = Parameter((0.0, 1.0, 0.0), structural=True, unit="1")
+    length = Parameter(None, structural=True, unit="m")
+    width = Parameter(None, structural=True, unit="m")
+    height = Parameter(None, structural=True, unit="m")
+    inner_width = Parameter(0.0, structural=True, unit="m")
+    inner_height = Parameter(None, structural=True, unit="m")
+    density = Parameter(7700.0, structural=True, unit="kg/m3")
+
+    def __init__(self, **kw):
+        r = np.asarray(kw.get("r", (0.0, 0.0, 0.0)), float)
+        r_shape = np.asarray(kw.get("r_shape", (0.0, 0.0, 0.0)), float)
+        direction = kw.get("length_direction")
+        direction = r - r_shape if direction is None else np.asarray(direction, float)
+        length = kw.get("length")
+        length = float(np.linalg.norm(r - r_shape)) if length is None else float(length)
+        width = kw.get("width")
+        width = length / 20 if width is None else float(width)
+        height = kw.get("height")
+        height = width if height is None else float(height)
+        inner_width = float(kw.get("inner_width", 0.0))
+        inner_height = kw.get("inner_height")
+        inner_height = inner_width if inner_height is None else float(inner_height)
+        if np.linalg.norm(direction) == 0:
+            direction = np.array([1.0, 0.0, 0.0])
+        props = box_properties(direction, kw.get("width_direction", (0.0, 1.0, 0.0)), length,
+                               width, height, inner_width, inner_height,
+                               float(kw.get("density", 7700.0)), r_shape, "BodyBox")
+        props.update({k: v for k, v in kw.items() if k in props})
+        super().__init__(**{**kw, **props})
+
+
+class BodyCylinder(BodyShape):
+    """A cylinder-shaped :class:`BodyShape`: mass and inertia from the geometry and ``density``
+    (MultiBody ``Parts.BodyCylinder``).
+
+    The cylinder extends from ``r_shape`` along ``length_direction`` (default ``r - r_shape``)
+    by ``length`` (default ``|r - r_shape|``), with ``diameter`` (default ``length/20``) and an
+    optional bore ``inner_diameter``::
+
+        m = density pi length (diameter^2 - inner_diameter^2)/4
+        I (cylinder axes) = diag((m_o ro^2 - m_i ri^2)/2, I_22, I_22),
+        I_22 = (m_o (l^2 + 3 ro^2) - m_i (l^2 + 3 ri^2))/12
+
+    Source: ``MultiBody.Parts.BodyCylinder`` (MSL 4.0), density default 7700 kg/m3.
+    """
+
+    r_shape = Parameter((0.0, 0.0, 0.0), structural=True, unit="m")
+    length_direction = Parameter(None, structural=True, unit="1")
+    length = Parameter(None, structural=True, unit="m")
+    diameter = Parameter(None, structural=True, unit="m")
+    inner_diameter = Parameter(0.0, structural=True, unit="m")
+    density = Parameter(7700.0, structural=True, unit="kg/m3")
+
+    def __init__(self, **kw):
+        r = np.asarray(kw.get("r", (0.0, 0.0, 0.0)), float)
+        r_shape = np.asarray(kw.get("r_shape", (0.0, 0.0, 0.0)), float)
+        direction = kw.get("length_direction")
+        direction = r - r_shape if direction is None else np.asarray(direction, float)
+        if np.linalg.norm(direction) == 0:
+            direction = np.array([1.0, 0.0, 0.0])
+        length = kw.get("length")
+        length = float(np.linalg.norm(r - r_shape)) if length is None else float(length)
+        diameter = kw.get("diameter")
+        diameter = length / 20 if diameter is None else float(diameter)
+        props = cylinder_properties(direction, length, diameter,
+                                    float(kw.get("inner_diameter", 0.0)),
+                                    float(kw.get("density", 7700.0)), r_shape, "BodyCylinder")
+        props.update({k: v for k, v in kw.items() if k in props})
+        super().__init__(**{**kw, **props})
+
+
+class PointMass(Component):
+    """A point mass ``m`` at frame_a (no inertia), MultiBody ``Parts.PointMass``.
+
+    Equations::
+
+        r_0 = a.r_0;  v_0 = D(r_0);  a_0 = D(v_0)
+        a.f = m T_a (a_0 - g_0(r_0))
+        frame_a the root of its part (nothing else orients it): T_a = I, w_a = 0
+        otherwise: a.t = 0
+
+    A point mass has no orientation of its own: when it is the only thing at its frame it
+    fixes the frame's orientation to the world's and takes whatever torque that needs.
+
+    Source: ``MultiBody.Parts.PointMass`` (MSL 4.0).
+    """
+
+    m = Parameter(1.0, unit="kg", min=0.0, description="mass")
+    frame_a = Frame()
+    world = Outer(World)
+    r_0 = Variable(shape=3, start=0.0, unit="m", state_priority=1,
+                   description="position (world frame)")
+    v_0 = Variable(shape=3, start=0.0, unit="m/s", state_priority=1,
+                   description="velocity D(r_0)")
+    a_0 = Variable(shape=3, unit="m/s2", description="acceleration D(v_0)")
+
+    def connections(self):
+        return [potential_root(self.frame_a)]
+
+    def equations(self):
+        fa = self.frame_a
+        eqs = [*vector_equations(self.r_0, fa.r_0), *vector_equations(der(self.r_0), self.v_0),
+               *vector_equations(der(self.v_0), self.a_0),
+               *vector_equations(fa.f, self.m * T(fa) * (
+                   vector(self.a_0) - self.world.gravity_acceleration(self.r_0)))]
+        if is_root(fa):
+            return eqs + [*vector_equations(fa.T, [1, 0, 0, 0, 1, 0, 0, 0, 1]),
+                          *vector_equations(fa.w, [0, 0, 0])]
+        return eqs + vector_equations(fa.t, [0, 0, 0])

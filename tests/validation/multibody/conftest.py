@@ -1,0 +1,76 @@
+"""Helpers of the 3-D multibody validation against the Modelica MultiBody reference results.
+
+The references (Dymola 2020x, DASSL, tolerance 1e-6, MSL 4.0; see
+``../shared/reference/multibody/README.md``) are read from ``$ACAUSAL_REFERENCE_DIR/multibody``
+or ``<repository>/../shared/reference/multibody`` and are never copied into the repository; a
+test that needs a missing file is skipped, and every test also checks a few values written
+inline. Modelica's 1-based array indices in column names (``r_0[1]``) map to acausal's 0-based
+ones (``r_0[0]``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+
+def acausal_name(column: str) -> str:
+    """A reference column name in acausal's spelling (0-based indices)."""
+    return re.sub(r"\[(\d+)\]", lambda m: f"[{int(m.group(1)) - 1}]", column)
+
+
+@pytest.fixture
+def msl(load_reference):
+    """``msl(model, t_max=None)``: the reference columns of ``multibody/<model>/<model>.csv``
+    by acausal name ('time' first); skips the test when absent."""
+    def load(model: str, t_max: float | None = None) -> dict[str, np.ndarray]:
+        ref = load_reference(model, package="multibody", t_max=t_max)
+        return {acausal_name(k): v for k, v in ref.items()}
+    return load
+
+
+@pytest.fixture
+def compare(msl, check_signal):
+    """``compare(compiled, model, t_max=None, names=None, **simulate options)``: simulate at
+    the reference's output times and assert every compared signal (or ``names``) within 1e-4
+    of its range; returns (solution, {name: error})."""
+    def run(compiled, model: str, t_max: float | None = None, names: list[str] | None = None,
+            **options):
+        ref = msl(model, t_max=t_max)
+        times = ref["time"]
+        sol = compiled.simulate(float(times[-1]), t_eval=times, **options)
+        errors = {name: check_signal(name, sol[name], ref[name])
+                  for name in names or [k for k in ref if k != "time"]}
+        return sol, errors
+    return run
+
+
+@pytest.fixture
+def energy():
+    return mechanical_energy
+
+
+def mechanical_energy(sol, compiled, bodies: list, g: float = 9.80665, up: int = 1) -> np.ndarray:
+    """Kinetic plus potential energy of ``Body``-like parts (uniform gravity along -axis ``up``)
+    from their frame_a positions, velocities, orientations and angular velocities in a
+    solution: an invariant independent of how the equations were solved. ``bodies`` are the
+    bound parts (their mass is read from the compiled parameters, their geometry from the
+    part)."""
+    total = 0.0
+    values = compiled.parameters()
+    for body in bodies:
+        name = body.path
+        m = values[f"{name}.m"]
+        r_cm = np.array([float(x) for x in body.r_CM])
+        inertia = np.array(body.inertia().evalf(), dtype=float)
+        T = np.asarray(sol[f"{name}.frame_a.T"]).reshape(3, 3, -1).transpose(2, 0, 1)
+        w = np.asarray(sol[f"{name}.w_a"]).T
+        v0 = np.asarray(sol[f"{name}.v_0"]).T
+        r0 = np.asarray(sol[f"{name}.r_0"]).T
+        v_cm = v0 + np.einsum("kji,kj->ki", T, np.cross(w, r_cm))
+        h_cm = r0[:, up] + np.einsum("kji,j->ki", T, r_cm)[:, up]
+        total = total + 0.5 * m * np.sum(v_cm**2, axis=1) \
+            + 0.5 * np.einsum("ki,ij,kj->k", w, inertia, w) + m * g * h_cm
+    return total
