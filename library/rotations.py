@@ -159,3 +159,14 @@ def orientation_residue(T1: sp.Matrix, T2: sp.Matrix) -> list:
     return [sp.atan2(dot(cross(r1, r2), s2), dot(r1, s1)),
             sp.atan2(-dot(cross(r1, r2), s1), dot(r2, s2)),
             sp.atan2(dot(r2, s1), dot(r3, s3))]
+
+
+def orientation_difference(T1: sp.Matrix, T2: sp.Matrix) -> list:
+    """3 equations that make two orientations equal, for *initial* conditions: the vector
+    ``sin(angle) axis`` of the rotation from frame 1 to frame 2 (``vee(T_rel - T_rel')/2`` with
+    ``T_rel = T2 T1'``). Its Jacobian stays regular for any rotation below a half turn, where
+    the atan2 form of :func:`orientation_residue` can be singular away from the solution (a
+    Newton iteration started at the identity then fails to reach a start orientation of 45
+    degrees about three axes)."""
+    A = T2 * T1.T
+    return [(A[1, 2] - A[2, 1]) / 2, (A[2, 0] - A[0, 2]) / 2, (A[0, 1] - A[1, 0]) / 2]

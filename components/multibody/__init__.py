@@ -3,8 +3,27 @@
 line forces and sensors. Kinematic loops close automatically (see ``docs/multibody.md``).
 """
 
+from .forces import (
+    Damper,
+    ForceAndTorque,
+    LineForceBase,
+    LineForceWithMass,
+    Spring,
+    SpringDamperParallel,
+    WorldForce,
+    WorldTorque,
+)
 from .interfaces import Frame
-from .joints import Prismatic, Revolute
+from .joints import (
+    Cylindrical,
+    FreeMotion,
+    Prismatic,
+    Revolute,
+    RevolutePlanarLoopConstraint,
+    Spherical,
+    SphericalSpherical,
+    Universal,
+)
 from .parts import (
     Body,
     BodyBox,
@@ -17,5 +36,8 @@ from .parts import (
 )
 from .world import World
 
-__all__ = ["Body", "BodyBox", "BodyCylinder", "BodyShape", "Fixed", "FixedRotation",
-           "FixedTranslation", "Frame", "PointMass", "Prismatic", "Revolute", "World"]
+__all__ = ["Body", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Damper", "Fixed",
+           "FixedRotation", "FixedTranslation", "ForceAndTorque", "Frame", "FreeMotion",
+           "LineForceBase", "LineForceWithMass", "PointMass", "Prismatic", "Revolute",
+           "RevolutePlanarLoopConstraint", "Spherical", "SphericalSpherical", "Spring",
+           "SpringDamperParallel", "Universal", "World", "WorldForce", "WorldTorque"]

@@ -7,12 +7,17 @@ Dymola reference results.
 
 from __future__ import annotations
 
-from acausal import Component, Variable, connect
-from acausal.components import rotational
+import math
 
-from .joints import Prismatic, Revolute
-from .parts import Body, BodyBox, BodyCylinder, FixedTranslation
+from acausal import Component, Variable, connect
+from acausal.components import rotational, translational
+
+from .forces import Spring
+from .joints import Cylindrical, FreeMotion, Prismatic, Revolute, Spherical, Universal
+from .parts import Body, BodyBox, BodyCylinder, BodyShape, FixedTranslation
 from .world import World
+
+G_N = 9.80665  # Modelica.Constants.g_n, MultiBody's default gravity
 
 
 class Pendulum(Component):
@@ -126,3 +131,143 @@ class PrismaticTest(Component):
     def connections(self):
         return [connect(self.world.frame_b, self.prismatic.frame_a),
                 connect(self.prismatic.frame_b, self.body.frame_a)]
+
+
+class _JointTest(Component):
+    """world -> joint -> body (m = 1 kg, r_CM given), as the joint tests of ModelicaTest."""
+
+    def connections(self):
+        return [connect(self.world.frame_b, self.joint.frame_a),
+                connect(self.joint.frame_b, self.body.frame_a)]
+
+
+class SphericalTest(Component):
+    """``ModelicaTest.MultiBody.Joints.Spherical``: a body with its centre of mass at a
+    spherical joint, started at 45 deg about x, y and z at rest: nothing moves, and the body
+    (the root of its part of the orientation graph) carries the orientation as quaternions."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.world = World()
+        self.spherical = Spherical(angles_start=(math.pi / 4,) * 3, angles_fixed=True,
+                                   w_rel_a_fixed=True)
+        self.body = Body(r_CM=[0.0, 0.0, 0.0], m=1.0)
+
+    def connections(self):
+        return [connect(self.world.frame_b, self.spherical.frame_a),
+                connect(self.spherical.frame_b, self.body.frame_a)]
+
+
+class UniversalTest(Component):
+    """``ModelicaTest.MultiBody.Joints.Universal``: a body (r_CM = (0.5, 0, 0)) on a universal
+    joint with n_a = z, started at phi_a = 90 deg, phi_b = 45 deg at rest: it swings about the
+    world x axis."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.world = World()
+        self.universal = Universal(n_a=(0, 0, 1), phi_a=Variable(start=math.pi / 2, fixed=True),
+                                   phi_b=Variable(start=math.pi / 4, fixed=True),
+                                   w_a=Variable(start=0.0, fixed=True),
+                                   w_b=Variable(start=0.0, fixed=True))
+        self.body = Body(m=1.0, r_CM=[0.5, 0.0, 0.0])
+
+    def connections(self):
+        return [connect(self.world.frame_b, self.universal.frame_a),
+                connect(self.universal.frame_b, self.body.frame_a)]
+
+
+class CylindricalTest(Component):
+    """``ModelicaTest.MultiBody.Joints.Cylindrical``: a body with its centre of mass on the z
+    axis of a cylindrical joint (perpendicular to gravity): nothing moves."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.world = World()
+        self.cylindrical = Cylindrical(n=(0, 0, 1), phi=Variable(start=math.pi / 4, fixed=True),
+                                       s=Variable(start=0.3, fixed=True),
+                                       v=Variable(start=0.0, fixed=True),
+                                       w=Variable(start=0.0, fixed=True))
+        self.body = Body(r_CM=[0.0, 0.0, 0.0], m=1.0)
+
+    def connections(self):
+        return [connect(self.world.frame_b, self.cylindrical.frame_a),
+                connect(self.cylindrical.frame_b, self.body.frame_a)]
+
+
+class FreeMotionTest(Component):
+    """``ModelicaTest.MultiBody.Joints.FreeMotion``: a body on a free-motion joint (quaternion
+    states in the joint), started at r_rel_a = (0.5, 0.4, 0) and 45 deg about x, y, z at rest:
+    free fall with a constant orientation."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.world = World()
+        self.freeMotion = FreeMotion(angles_start=(math.pi / 4,) * 3, angles_fixed=True,
+                                     w_rel_a_fixed=True,
+                                     r_rel_a=Variable(start=[0.5, 0.4, 0.0], fixed=True),
+                                     v_rel_a=Variable(start=[0.0, 0.0, 0.0], fixed=True))
+        self.body = Body(r_CM=[0.0, 0.0, 0.0], m=1.0)
+
+    def connections(self):
+        return [connect(self.world.frame_b, self.freeMotion.frame_a),
+                connect(self.freeMotion.frame_b, self.body.frame_a)]
+
+
+class SpringMassSystem(Component):
+    """``Examples.Elementary.SpringMassSystem``: two bodies on prismatic joints along -y, one
+    held by a 1-D spring on the joint axis, the other by a 3-D line spring (c = 30 N/m,
+    unstretched 0.1 m): both move as m s'' = m g - c (s - 0.1)."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.world = World()
+        self.p1 = Prismatic(use_axis_flange=True, n=(0, -1, 0),
+                            s=Variable(start=0.1, fixed=True), v=Variable(start=0.0, fixed=True))
+        self.spring1 = translational.Spring(c=30.0, s_rel0=0.1)
+        self.body1 = Body(m=1.0, r_CM=[0.0, 0.0, 0.0])
+        self.bar1 = FixedTranslation(r=(0.3, 0.0, 0.0))
+        self.bar2 = FixedTranslation(r=(0.3, 0.0, 0.0))
+        self.body2 = Body(m=1.0, r_CM=[0.0, 0.0, 0.0])
+        self.p2 = Prismatic(n=(0, -1, 0), s=Variable(start=0.1, fixed=True),
+                            v=Variable(start=0.0, fixed=True))
+        self.spring2 = Spring(c=30.0, s_unstretched=0.1)
+
+    def connections(self):
+        return [connect(self.body1.frame_a, self.p1.frame_b),
+                connect(self.world.frame_b, self.bar1.frame_a),
+                connect(self.bar1.frame_b, self.p1.frame_a),
+                connect(self.spring1.flange_b, self.p1.axis),
+                connect(self.bar1.frame_b, self.bar2.frame_a),
+                connect(self.bar2.frame_b, self.p2.frame_a),
+                connect(self.p2.frame_b, self.body2.frame_a),
+                connect(self.bar2.frame_b, self.spring2.frame_a),
+                connect(self.body2.frame_a, self.spring2.frame_b),
+                connect(self.spring1.flange_a, self.p1.support)]
+
+
+class FreeBody(Component):
+    """``Examples.Elementary.FreeBody``: a free body (BodyShape, r = (0.4, 0, 0), unit inertia)
+    hanging on two line springs (c = 20 N/m) from the world origin and from (0.8, 0, 0),
+    started at r_0 = (0.2, -0.5, 0.1) and 10 deg about x, y, z at rest. Its orientation is
+    carried by quaternion states (it is the root of its orientation graph)."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.world = World()
+        self.bar2 = FixedTranslation(r=(0.8, 0.0, 0.0))
+        self.spring1 = Spring(c=20.0, s_unstretched=0.0)
+        self.spring2 = Spring(c=20.0, s_unstretched=0.0)
+        self.body = BodyShape(m=1.0, I_11=1.0, I_22=1.0, I_33=1.0, r=(0.4, 0.0, 0.0),
+                              r_CM=(0.2, 0.0, 0.0),
+                              r_0=Variable(start=[0.2, -0.5, 0.1], fixed=True),
+                              v_0=Variable(start=[0.0, 0.0, 0.0], fixed=True),
+                              angles_fixed=True, w_0_fixed=True,
+                              angles_start=(0.174532925199433,) * 3)
+
+    def connections(self):
+        return [connect(self.bar2.frame_a, self.world.frame_b),
+                connect(self.spring1.frame_b, self.body.frame_a),
+                connect(self.bar2.frame_b, self.spring2.frame_a),
+                connect(self.spring1.frame_a, self.world.frame_b),
+                connect(self.body.frame_b, self.spring2.frame_b)]

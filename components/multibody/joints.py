@@ -19,14 +19,28 @@ Notation: ``a``/``b`` = frame_a/frame_b, ``R_rel`` = relative orientation (``T_b
 
 from __future__ import annotations
 
+import numpy as np
 import sympy as sp
 
-from acausal import Component, Eq, Parameter, Variable, branch, der, rooted
+from acausal import Component, Eq, Outer, Parameter, Variable, branch, der, rooted
 from acausal.errors import ParameterError
-from acausal.library.rotations import cross, dot, flat, normalized, planar_rotation, vector
+from acausal.library.rotations import (
+    axes_rotations,
+    cross,
+    dot,
+    flat,
+    from_Q,
+    normalized,
+    orientation_difference,
+    planar_rotation,
+    quaternion_angular_velocity,
+    quaternion_of,
+    vector,
+)
 
 from .. import rotational, translational
 from .interfaces import Frame, T, resolve1, vector_equations
+from .world import World
 
 
 def unit_axis(n, joint) -> sp.Matrix:
@@ -165,3 +179,311 @@ class Prismatic(Component):
         else:
             eqs.append(Eq(self.f, 0))
         return eqs
+
+
+class Spherical(Component):
+    """Spherical joint (ball and socket): the origins of frame_a and frame_b coincide; the
+    joint transmits no torque. It states no branch, so it cuts the orientation graph: the
+    orientation of frame_b comes from the parts behind it (a free body there carries its own
+    orientation states), as in MultiBody with ``enforceStates=false``.
+
+    Equations::
+
+        b.r_0 = a.r_0;  a.t = 0;  b.t = 0
+        0 = a.f + T_a T_b' b.f                      (the force passes through)
+
+    Initial equations: ``angles_fixed``: the orientation of frame_b relative to frame_a is
+    ``angles_start`` about ``sequence_start`` (3 residue equations); ``w_rel_a_fixed``: the
+    relative angular velocity ``w_b - T_b T_a' w_a`` is ``T_rel_start w_rel_a_start``.
+
+    Source: ``MultiBody.Joints.Spherical`` (MSL 4.0, ``enforceStates=false``).
+    """
+
+    angles_fixed = Parameter(False, description="fix the initial relative orientation")
+    angles_start = Parameter((0.0, 0.0, 0.0), structural=True, unit="rad",
+                             description="initial relative angles about sequence_start")
+    sequence_start = Parameter((1, 2, 3), structural=True, description="axes of angles_start")
+    w_rel_a_fixed = Parameter(False, description="fix the initial relative angular velocity")
+    w_rel_a_start = Parameter((0.0, 0.0, 0.0), structural=True, unit="rad/s",
+                              description="initial relative angular velocity, in frame_a")
+    frame_a = Frame()
+    frame_b = Frame()
+
+    def equations(self):
+        fa, fb = self.frame_a, self.frame_b
+        return [*vector_equations(fb.r_0, fa.r_0),
+                *vector_equations(vector(fa.f) + T(fa) * T(fb).T * vector(fb.f), [0, 0, 0]),
+                *vector_equations(fa.t, [0, 0, 0]), *vector_equations(fb.t, [0, 0, 0])]
+
+    def _relative_start(self) -> sp.Matrix:
+        return axes_rotations([int(s) for s in self.sequence_start],
+                              [sp.Float(float(a)) for a in self.angles_start])
+
+    def initial_equations(self):
+        fa, fb = self.frame_a, self.frame_b
+        eqs = []
+        R0 = self._relative_start()
+        if self.angles_fixed:
+            eqs += orientation_difference(R0 * T(fa), T(fb))
+        if self.w_rel_a_fixed:
+            w_rel = vector(fb.w) - T(fb) * T(fa).T * vector(fa.w)
+            eqs += vector_equations(w_rel, R0 * vector([float(x) for x in self.w_rel_a_start]))
+        return eqs
+
+
+class Universal(Component):
+    """Universal (Hooke) joint: rotation ``phi_a`` about ``n_a`` (fixed in frame_a), then
+    ``phi_b`` about ``n_b`` (fixed in frame_b); the origins coincide.
+
+    Parts: ``revolute_a`` (n_a) from frame_a to an intermediate frame, ``revolute_b`` (n_b)
+    from it to frame_b. Variables ``phi_a, phi_b, w_a, w_b, a_a, a_b`` are theirs.
+
+    Source: ``MultiBody.Joints.Universal`` (MSL 4.0).
+    """
+
+    n_a = Parameter((1.0, 0.0, 0.0), structural=True, unit="1",
+                    description="axis of the first rotation, in frame_a")
+    n_b = Parameter((0.0, 1.0, 0.0), structural=True, unit="1",
+                    description="axis of the second rotation, in frame_b")
+    frame_a = Frame()
+    frame_b = Frame()
+    phi_a = Variable(start=0.0, unit="rad", state_priority=10, description="angle about n_a")
+    phi_b = Variable(start=0.0, unit="rad", state_priority=10, description="angle about n_b")
+    w_a = Variable(start=0.0, unit="rad/s", state_priority=10, description="D(phi_a)")
+    w_b = Variable(start=0.0, unit="rad/s", state_priority=10, description="D(phi_b)")
+    a_a = Variable(unit="rad/s2", description="D(w_a)")
+    a_b = Variable(unit="rad/s2", description="D(w_b)")
+
+    def __init__(self, **overrides):
+        super().__init__(**overrides)
+        self.revolute_a = Revolute(n=overrides.get("n_a", (1.0, 0.0, 0.0)))
+        self.revolute_b = Revolute(n=overrides.get("n_b", (0.0, 1.0, 0.0)))
+
+    def connections(self):
+        from acausal import connect
+
+        return [connect(self.frame_a, self.revolute_a.frame_a),
+                connect(self.revolute_a.frame_b, self.revolute_b.frame_a),
+                connect(self.revolute_b.frame_b, self.frame_b)]
+
+    def equations(self):
+        ra, rb = self.revolute_a, self.revolute_b
+        return [Eq(self.phi_a, ra.phi), Eq(self.phi_b, rb.phi), Eq(der(self.phi_a), self.w_a),
+                Eq(der(self.phi_b), self.w_b), Eq(der(self.w_a), self.a_a),
+                Eq(der(self.w_b), self.a_b)]
+
+
+class Cylindrical(Component):
+    """Cylindrical joint: translation ``s`` along and rotation ``phi`` about the axis ``n``
+    (the same in frame_a and frame_b).
+
+    Parts: ``prismatic`` (n) from frame_a, then ``revolute`` (n) to frame_b. Variables
+    ``s, v, a, phi, w, wd`` are theirs.
+
+    Source: ``MultiBody.Joints.Cylindrical`` (MSL 4.0).
+    """
+
+    n = Parameter((1.0, 0.0, 0.0), structural=True, unit="1",
+                  description="axis of translation and rotation, in frame_a and frame_b")
+    frame_a = Frame()
+    frame_b = Frame()
+    s = Variable(start=0.0, unit="m", state_priority=10, description="distance along n")
+    v = Variable(start=0.0, unit="m/s", state_priority=10, description="D(s)")
+    a = Variable(unit="m/s2", description="D(v)")
+    phi = Variable(start=0.0, unit="rad", state_priority=10, description="angle about n")
+    w = Variable(start=0.0, unit="rad/s", state_priority=10, description="D(phi)")
+    wd = Variable(unit="rad/s2", description="D(w)")
+
+    def __init__(self, **overrides):
+        super().__init__(**overrides)
+        n = overrides.get("n", (1.0, 0.0, 0.0))
+        self.prismatic = Prismatic(n=n)
+        self.revolute = Revolute(n=n)
+
+    def connections(self):
+        from acausal import connect
+
+        return [connect(self.frame_a, self.prismatic.frame_a),
+                connect(self.prismatic.frame_b, self.revolute.frame_a),
+                connect(self.revolute.frame_b, self.frame_b)]
+
+    def equations(self):
+        return [Eq(self.s, self.prismatic.s), Eq(der(self.s), self.v), Eq(der(self.v), self.a),
+                Eq(self.phi, self.revolute.phi), Eq(der(self.phi), self.w),
+                Eq(der(self.w), self.wd)]
+
+
+class FreeMotion(Component):
+    """Free motion of frame_b relative to frame_a (6 degrees of freedom, no force): the
+    position ``r_rel_a`` (resolved in frame_a) and, with ``enforce_states=True`` (MultiBody's
+    default), the relative orientation as quaternion states ``Q`` with ``Q.Q = 1`` and the
+    relative angular velocity ``w_rel_b`` (resolved in frame_b).
+
+    Equations::
+
+        D(r_rel_a) = v_rel_a;  D(v_rel_a) = a_rel_a
+        b.r_0 = a.r_0 + T_a' r_rel_a
+        a.f = 0;  a.t = 0;  b.f = 0;  b.t = 0
+        enforce_states:  T_b = from_Q(Q) T_a;  w_b = T_rel w_a + w_rel_b;  Q.Q = 1;
+                         w_rel_b = 2 G(Q) D(Q)            (written from the rooted side)
+
+    Initial equations as :class:`Spherical` (``angles_fixed``, ``w_rel_a_fixed``).
+
+    Source: ``MultiBody.Joints.FreeMotion`` (MSL 4.0).
+    """
+
+    enforce_states = Parameter(True, description="relative orientation states in the joint")
+    angles_fixed = Parameter(False, description="fix the initial relative orientation")
+    angles_start = Parameter((0.0, 0.0, 0.0), structural=True, unit="rad")
+    sequence_start = Parameter((1, 2, 3), structural=True)
+    w_rel_a_fixed = Parameter(False, description="fix the initial relative angular velocity")
+    w_rel_a_start = Parameter((0.0, 0.0, 0.0), structural=True, unit="rad/s",
+                              description="initial relative angular velocity, in frame_a")
+    frame_a = Frame()
+    frame_b = Frame()
+    r_rel_a = Variable(shape=3, start=0.0, unit="m", state_priority=10,
+                       description="position of frame_b from frame_a, resolved in frame_a")
+    v_rel_a = Variable(shape=3, start=0.0, unit="m/s", state_priority=10,
+                       description="D(r_rel_a)")
+    a_rel_a = Variable(shape=3, unit="m/s2", description="D(v_rel_a)")
+    Q = Variable(shape=4, start=(0.0, 0.0, 0.0, 1.0), unit="1", state_priority=5,
+                 description="relative orientation quaternion (scalar last)")
+    w_rel_b = Variable(shape=3, start=0.0, unit="rad/s", state_priority=10,
+                       description="relative angular velocity, resolved in frame_b")
+
+    def __init__(self, **overrides):
+        super().__init__(**overrides)
+        if "angles_start" in overrides and "Q" not in overrides:
+            R0 = axes_rotations([int(s) for s in overrides.get("sequence_start", (1, 2, 3))],
+                                [sp.Float(float(a)) for a in overrides["angles_start"]])
+            self._overrides["Q"] = Variable(start=quaternion_of(
+                np.array(R0.evalf(), dtype=float)))
+
+    def connections(self):
+        return [branch(self.frame_a, self.frame_b)] if self.enforce_states else []
+
+    def equations(self):
+        fa, fb = self.frame_a, self.frame_b
+        eqs = [*vector_equations(der(self.r_rel_a), self.v_rel_a),
+               *vector_equations(der(self.v_rel_a), self.a_rel_a),
+               *vector_equations(fb.r_0, fa.r_0 + resolve1(fa, self.r_rel_a)),
+               *(vector_equations(x, [0, 0, 0]) for x in (fa.f, fa.t, fb.f, fb.t))]
+        eqs = [e for group in eqs for e in (group if isinstance(group, list) else [group])]
+        if not self.enforce_states:
+            return eqs + [*vector_equations(self.Q, [0, 0, 0, 1]),
+                          *vector_equations(self.w_rel_b, vector(fb.w)
+                                            - T(fb) * T(fa).T * vector(fa.w))]
+        Q = list(self.Q)
+        R_rel = from_Q(Q)
+        return eqs + [*relative_rotation_equations(fa, fb, R_rel, self.w_rel_b),
+                      Eq(sum(q * q for q in Q), 1),
+                      *vector_equations(self.w_rel_b, quaternion_angular_velocity(Q, der(self.Q)))]
+
+    def initial_equations(self):
+        fa, fb = self.frame_a, self.frame_b
+        eqs = []
+        R0 = axes_rotations([int(s) for s in self.sequence_start],
+                            [sp.Float(float(a)) for a in self.angles_start])
+        if self.angles_fixed:
+            eqs += orientation_difference(R0 * T(fa), T(fb))
+        if self.w_rel_a_fixed:
+            eqs += vector_equations(self.w_rel_b,
+                                    R0 * vector([float(x) for x in self.w_rel_a_start]))
+        return eqs
+
+
+class RevolutePlanarLoopConstraint(Component):
+    """A revolute joint for closing a *planar* loop: it states only the 2 position constraints
+    in the plane perpendicular to ``n`` and transmits only the 2 in-plane forces. In a planar
+    loop of revolute joints with parallel axes the other 3 constraints of a revolute are implied
+    by the rest of the loop, so stating them (a plain :class:`Revolute`) makes the loop's
+    equations dependent. It states no branch: it is where the orientation graph is cut.
+
+    Equations (``e = n/|n|``, ``ex_a``, ``ey_a`` in-plane unit vectors in frame_a)::
+
+        r_rel_a = T_a (b.r_0 - a.r_0);  0 = ex_a . r_rel_a;  0 = ey_a . r_rel_a
+        a.t = 0;  b.t = 0;  a.f = ex_a f_c[0] + ey_a f_c[1];  b.f = -T_b T_a' a.f
+
+    Source: ``MultiBody.Joints.RevolutePlanarLoopConstraint`` (MSL 4.0).
+    """
+
+    n = Parameter((0.0, 0.0, 1.0), structural=True, unit="1",
+                  description="axis of rotation, in frame_a and frame_b")
+    frame_a = Frame()
+    frame_b = Frame()
+    f_c = Variable(shape=2, unit="N", description="constraint forces along ex_a and ey_a")
+    r_rel_a = Variable(shape=3, unit="m", description="frame_b's origin from frame_a's, in a")
+
+    def equations(self):
+        fa, fb = self.frame_a, self.frame_b
+        e = unit_axis(self.n, self)
+        ex_a, ey_a = _plane_axes(e)
+        f_a = ex_a * self.f_c[0] + ey_a * self.f_c[1]
+        return [*vector_equations(self.r_rel_a, T(fa) * (vector(fb.r_0) - vector(fa.r_0))),
+                Eq(dot(ex_a, self.r_rel_a), 0), Eq(dot(ey_a, self.r_rel_a), 0),
+                *vector_equations(fa.t, [0, 0, 0]), *vector_equations(fb.t, [0, 0, 0]),
+                *vector_equations(fa.f, f_a),
+                *vector_equations(vector(fb.f) + T(fb) * T(fa).T * f_a, [0, 0, 0])]
+
+
+def _plane_axes(e: sp.Matrix) -> tuple[sp.Matrix, sp.Matrix]:
+    """Two unit vectors spanning the plane perpendicular to ``e`` (MultiBody's choice)."""
+    if abs(float(e[0])) > 0.1:
+        helper = vector([0, 1, 0])
+    elif abs(float(e[1])) > 0.1:
+        helper = vector([0, 0, 1])
+    else:
+        helper = vector([1, 0, 0])
+    ey = normalized(cross(e, helper))
+    ex = cross(ey, e)
+    return ex.applyfunc(sp.nsimplify), ey.applyfunc(sp.nsimplify)
+
+
+class SphericalSpherical(Component):
+    """A massless (or, with ``m > 0``, point-mass-carrying) rod of length ``rod_length``
+    between two spherical joints: one distance constraint, one rod force ``f_rod``.
+
+    Equations (``rRod_0 = b.r_0 - a.r_0``, ``eRod_a = T_a rRod_0 / rod_length``)::
+
+        rRod_0 . rRod_0 = rod_length^2
+        a.t = 0;  b.t = 0
+        m = 0:  a.f = f_rod eRod_a;  b.f = -T_b T_a' a.f
+        m > 0:  the rod's mass sits at its middle: with f_CM_a = m T_a (D(v_CM_0) - g(r_CM_0))
+                and its component along the rod f_CM_e,
+                a.f = (f_CM_a - f_CM_e)/2 + f_rod eRod_a
+                b.f = T_b T_a' ((f_CM_a + f_CM_e)/2 - f_rod eRod_a)
+
+    Source: ``MultiBody.Joints.SphericalSpherical`` (MSL 4.0).
+    """
+
+    rod_length = Parameter(1.0, unit="m", min=0.0, description="distance between the joints")
+    m = Parameter(0.0, structural=True, unit="kg", description="mass of the rod (at its middle)")
+    frame_a = Frame()
+    frame_b = Frame()
+    world = Outer(World)
+    f_rod = Variable(unit="N", description="rod force: the rod acts on frame_a's part with "
+                     "-f_rod eRod_a (positive: the rod is in tension)")
+    rRod_0 = Variable(shape=3, unit="m", description="frame_a to frame_b, world frame")
+    r_CM_0 = Variable(shape=3, unit="m", description="middle of the rod (0 without mass)")
+    v_CM_0 = Variable(shape=3, unit="m/s", description="velocity of the rod's middle")
+
+    def equations(self):
+        fa, fb = self.frame_a, self.frame_b
+        r = vector(self.rRod_0)
+        e_a = T(fa) * r / self.rod_length
+        eqs = [*vector_equations(self.rRod_0, vector(fb.r_0) - vector(fa.r_0)),
+               Eq(dot(r, r), self.rod_length**2),
+               *vector_equations(fa.t, [0, 0, 0]), *vector_equations(fb.t, [0, 0, 0])]
+        to_b = T(fb) * T(fa).T
+        if float(self.m) <= 0.0:
+            return eqs + [*vector_equations(fa.f, self.f_rod * e_a),
+                          *vector_equations(vector(fb.f) + to_b * self.f_rod * e_a, [0, 0, 0]),
+                          *vector_equations(self.r_CM_0, [0, 0, 0]),
+                          *vector_equations(self.v_CM_0, [0, 0, 0])]
+        r_cm = vector(self.r_CM_0)
+        eqs += [*vector_equations(r_cm, vector(fa.r_0) + r / 2),
+                *vector_equations(der(self.r_CM_0), self.v_CM_0)]
+        f_cm = float(self.m) * T(fa) * (der(self.v_CM_0) - self.world.gravity_acceleration(r_cm))
+        f_e = dot(f_cm, e_a) * e_a
+        return eqs + [*vector_equations(fa.f, (f_cm - f_e) / 2 + self.f_rod * e_a),
+                      *vector_equations(fb.f, to_b * ((f_cm + f_e) / 2 - self.f_rod * e_a))]

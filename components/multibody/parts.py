@@ -36,7 +36,7 @@ from acausal.library.rotations import (
     flat,
     from_nxy,
     from_Q,
-    orientation_residue,
+    orientation_difference,
     planar_rotation,
     quaternion_angular_velocity,
     quaternion_of,
@@ -307,7 +307,7 @@ class Body(Component):
         eqs = []
         fa = self.frame_a
         if self.angles_fixed:
-            eqs += orientation_residue(T(fa), self._start_orientation())
+            eqs += orientation_difference(self._start_orientation(), T(fa))
         if self.w_0_fixed:
             w0 = vector([float(x) for x in self.w_0_start])
             eqs += vector_equations(self.w_a, T(fa) * w0)

@@ -1,0 +1,277 @@
+"""3-D force elements: line forces between two frames, forces and torques given as signals
+(after ``Modelica.Mechanics.MultiBody.Forces``, MSL 4.0).
+
+Line forces act along the line between the origins of frame_a and frame_b; ``f`` is positive
+for tension (the frames are pulled together), as in MultiBody. They state no branch and, unless
+``fixed_rotation_at_frame_a``/``_b``, transmit no torque, so the orientation of their frames must
+come from what they are connected to.
+
+Notation: ``r_rel_0 = b.r_0 - a.r_0``, ``length = |r_rel_0|``, ``s = max(length, s_small)``,
+``e_rel_0 = r_rel_0 / s`` (world frame), ``T_a`` = a's orientation.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from acausal import Component, Eq, Outer, Parameter, Variable, der, root
+from acausal.library.rotations import cross, vector
+
+from .. import translational
+from ..blocks import RealInput
+from .interfaces import Frame, T, vector_equations
+from .world import World
+
+RESOLVE_AB = ("world", "frame_a", "frame_b", "frame_resolve")
+RESOLVE_B = ("world", "frame_b", "frame_resolve")
+
+
+class LineForceBase(Component):
+    """Geometry of a line force (MultiBody ``Interfaces.LineForceBase``).
+
+    Equations::
+
+        r_rel_0 = b.r_0 - a.r_0;  length = |r_rel_0|;  s = max(length, s_small)
+        e_rel_0 = r_rel_0 / s
+        fixed_rotation_at_frame_a: a is a root with the world's orientation; otherwise a.t = 0
+        (the same for frame_b)
+    """
+
+    s_small = Parameter(1e-10, unit="m", description="guard against division by a zero length")
+    fixed_rotation_at_frame_a = Parameter(False, description="frame_a has the world's "
+                                          "orientation (a root): use when nothing else orients it")
+    fixed_rotation_at_frame_b = Parameter(False, description="the same for frame_b")
+    frame_a = Frame()
+    frame_b = Frame()
+    length = Variable(unit="m", description="distance between the origins")
+    s = Variable(unit="m", description="max(length, s_small)")
+    r_rel_0 = Variable(shape=3, unit="m", description="b.r_0 - a.r_0 (world frame)")
+    e_rel_0 = Variable(shape=3, unit="1", description="unit vector from a to b (world frame)")
+
+    def connections(self):
+        out = []
+        if self.fixed_rotation_at_frame_a:
+            out.append(root(self.frame_a))
+        if self.fixed_rotation_at_frame_b:
+            out.append(root(self.frame_b))
+        return out
+
+    def equations(self):
+        fa, fb = self.frame_a, self.frame_b
+        r = vector(self.r_rel_0)
+        eqs = [*vector_equations(r, vector(fb.r_0) - vector(fa.r_0)),
+               Eq(self.length, sp.sqrt(r.dot(r))), Eq(self.s, sp.Max(self.length, self.s_small)),
+               *vector_equations(self.e_rel_0, r / self.s)]
+        for frame, fixed in ((fa, self.fixed_rotation_at_frame_a),
+                             (fb, self.fixed_rotation_at_frame_b)):
+            if fixed:
+                eqs += [*vector_equations(frame.T, [1, 0, 0, 0, 1, 0, 0, 0, 1]),
+                        *vector_equations(frame.w, [0, 0, 0])]
+            else:
+                eqs += vector_equations(frame.t, [0, 0, 0])
+        return eqs
+
+    def line_load(self, f_a, f_b, m=0.0, length_fraction=0.5) -> list:
+        """Equations of the frame forces for a force ``f_a`` pulling frame_a's body towards b
+        and ``f_b`` pulling frame_b's body away from a (both along ``e_rel_0``), with a point
+        mass ``m`` on the line at ``length_fraction`` from frame_a (MultiBody
+        ``LineForceWithMass``)::
+
+            m = 0:  a.f = -T_a e_rel_0 f_a;   b.f = -T_b e_rel_0 f_b
+            m > 0:  a.f = T_a (m (1 - lf) ag_CM_0 - e_rel_0 f_a)
+                    b.f = T_b (m lf ag_CM_0 - e_rel_0 f_b)
+                    ag_CM_0 = D(D(a.r_0 + lf r_rel_0)) - g
+        """
+        fa, fb = self.frame_a, self.frame_b
+        e = vector(self.e_rel_0)
+        if float(m) <= 0.0:
+            return [*vector_equations(fa.f, -T(fa) * e * f_a),
+                    *vector_equations(fb.f, -T(fb) * e * f_b),
+                    *vector_equations(self.r_CM_0, [0, 0, 0]),
+                    *vector_equations(self.v_CM_0, [0, 0, 0])]
+        r_cm = vector(self.r_CM_0)
+        ag = der(self.v_CM_0) - self.world.gravity_acceleration(r_cm)
+        return [*vector_equations(r_cm, vector(fa.r_0) + vector(self.r_rel_0) * length_fraction),
+                *vector_equations(der(self.r_CM_0), self.v_CM_0),
+                *vector_equations(fa.f, T(fa) * (m * (1 - length_fraction) * ag - e * f_a)),
+                *vector_equations(fb.f, T(fb) * (m * length_fraction * ag - e * f_b))]
+
+
+class LineForceWithMass(LineForceBase):
+    """A line force whose law is given by 1-D translational components between ``flange_a``
+    (at ``s = 0``) and ``flange_b`` (at ``s = length``), with an optional point mass ``m`` at
+    ``length_fraction`` of the line (MultiBody ``Forces.LineForceWithMass``). Connect both
+    flanges (e.g. a ``translational.Spring`` between them).
+
+    Equations: those of :class:`LineForceBase`, ``flange_a.s = 0``, ``flange_b.s = length``,
+    and :meth:`LineForceBase.line_load` with ``f_a = flange_a.f``, ``f_b = flange_b.f``.
+    """
+
+    m = Parameter(0.0, structural=True, unit="kg", min=0.0, description="mass on the line")
+    length_fraction = Parameter(0.5, structural=True, unit="1",
+                                description="position of the mass: fraction of the length")
+    world = Outer(World)
+    r_CM_0 = Variable(shape=3, unit="m", description="position of the mass (0 without mass)")
+    v_CM_0 = Variable(shape=3, unit="m/s", description="velocity of the mass")
+    flange_a = translational.Flange()
+    flange_b = translational.Flange()
+
+    def equations(self):
+        return [*super().equations(), Eq(self.flange_a.s, 0), Eq(self.flange_b.s, self.length),
+                *self.line_load(self.flange_a.f, self.flange_b.f, self.m,
+                                self.length_fraction)]
+
+
+class _TensionForce(LineForceBase):
+    """A line force with a scalar tension ``f`` given by :meth:`tension`."""
+
+    m = Parameter(0.0, structural=True, unit="kg", min=0.0, description="mass on the line")
+    length_fraction = Parameter(0.5, structural=True, unit="1",
+                                description="position of the mass: fraction of the length")
+    world = Outer(World)
+    r_CM_0 = Variable(shape=3, unit="m", description="position of the mass (0 without mass)")
+    v_CM_0 = Variable(shape=3, unit="m/s", description="velocity of the mass")
+    f = Variable(unit="N", description="tension along the line (positive: pulls together)")
+
+    def tension(self):
+        raise NotImplementedError
+
+    def equations(self):
+        return [*super().equations(), Eq(self.f, self.tension()),
+                *self.line_load(self.f, -self.f, self.m, self.length_fraction)]
+
+
+class Spring(_TensionForce):
+    """Linear line spring: ``f = c (length - s_unstretched)`` (MultiBody ``Forces.Spring``,
+    optionally with a point mass ``m`` on the line)."""
+
+    c = Parameter(1.0, unit="N/m", min=0.0, description="spring constant")
+    s_unstretched = Parameter(0.0, unit="m", description="unstretched length")
+
+    def tension(self):
+        return self.c * (self.length - self.s_unstretched)
+
+
+class Damper(_TensionForce):
+    """Linear line damper: ``f = d D(s)`` (MultiBody ``Forces.Damper``)."""
+
+    d = Parameter(0.0, unit="N.s/m", min=0.0, description="damping constant")
+
+    def tension(self):
+        return self.d * der(self.s)
+
+
+class SpringDamperParallel(_TensionForce):
+    """Line spring and damper in parallel: ``f = c (s - s_unstretched) + d D(s)`` (MultiBody
+    ``Forces.SpringDamperParallel``)."""
+
+    c = Parameter(1.0, unit="N/m", min=0.0, description="spring constant")
+    s_unstretched = Parameter(0.0, unit="m", description="unstretched length")
+    d = Parameter(0.0, unit="N.s/m", min=0.0, description="damping constant")
+
+    def tension(self):
+        return self.c * (self.s - self.s_unstretched) + self.d * der(self.s)
+
+
+def _signal(inputs) -> sp.Matrix:
+    return vector([i.u for i in inputs])
+
+
+class WorldForce(Component):
+    """A force given by the 3 signals ``force`` acting on the part at frame_b, resolved in
+    ``resolve_in_frame`` = ``"world"`` (default), ``"frame_b"`` or ``"frame_resolve"``
+    (MultiBody ``Forces.WorldForce``): ``b.f = -T_b force`` (world), ``-force`` (frame_b),
+    ``-T_b T_r' force`` (frame_resolve); ``b.t = 0``."""
+
+    resolve_in_frame = Parameter("world", description=" | ".join(RESOLVE_B))
+    frame_b = Frame()
+
+    def __init__(self, **overrides):
+        super().__init__(**overrides)
+        self.force = [RealInput() for _ in range(3)]
+        if overrides.get("resolve_in_frame") == "frame_resolve":
+            self.frame_resolve = Frame()
+
+    def equations(self):
+        fb = self.frame_b
+        F = _signal(self.force)
+        eqs = vector_equations(fb.t, [0, 0, 0])
+        return eqs + vector_equations(fb.f, -_resolved_in_b(self, F))
+
+
+class WorldTorque(WorldForce):
+    """A torque given by the 3 signals ``torque`` acting on the part at frame_b, resolved as in
+    :class:`WorldForce` (MultiBody ``Forces.WorldTorque``): ``b.t = -T_b torque`` ...,
+    ``b.f = 0``."""
+
+    def __init__(self, **overrides):
+        super().__init__(**overrides)
+        self.torque = self.force
+
+    def equations(self):
+        fb = self.frame_b
+        tau = _signal(self.torque)
+        return vector_equations(fb.f, [0, 0, 0]) + vector_equations(fb.t,
+                                                                    -_resolved_in_b(self, tau))
+
+
+def _resolved_in_b(element, v: sp.Matrix) -> sp.Matrix:
+    """The signal vector ``v`` (given in the element's ``resolve_in_frame``) in frame_b."""
+    fb = element.frame_b
+    how = element.resolve_in_frame
+    if how == "world":
+        return T(fb) * v
+    if how == "frame_b":
+        return v
+    if how == "frame_a":
+        return T(fb) * T(element.frame_a).T * v
+    if how == "frame_resolve":
+        return T(fb) * T(element.frame_resolve).T * v
+    raise ValueError(f"{type(element).__name__} '{element.path}': resolve_in_frame={how!r}")
+
+
+class ForceAndTorque(Component):
+    """A force and a torque, each given by 3 signals, acting on the part at frame_b, with the
+    reaction on the part at frame_a (MultiBody ``Forces.ForceAndTorque``). ``resolve_in_frame``
+    = ``"frame_b"`` (default), ``"frame_a"``, ``"world"`` or ``"frame_resolve"`` (then connect
+    ``frame_resolve``, which takes no force).
+
+    Equations (``F_0``, ``M_0``: force and torque on frame_b's part, world frame;
+    ``r_0 = b.r_0 - a.r_0``)::
+
+        b.f = -T_b F_0;  b.t = -T_b M_0
+        a.f = T_a F_0;   a.t = T_a (M_0 + r_0 x F_0)
+    """
+
+    resolve_in_frame = Parameter("frame_b", description=" | ".join(RESOLVE_AB))
+    frame_a = Frame()
+    frame_b = Frame()
+
+    def __init__(self, **overrides):
+        super().__init__(**overrides)
+        self.force = [RealInput() for _ in range(3)]
+        self.torque = [RealInput() for _ in range(3)]
+        if overrides.get("resolve_in_frame") == "frame_resolve":
+            self.frame_resolve = Frame()
+
+    def _world(self, v: sp.Matrix) -> sp.Matrix:
+        how = self.resolve_in_frame
+        if how not in RESOLVE_AB:
+            raise ValueError(f"ForceAndTorque '{self.path}': resolve_in_frame={how!r} is not "
+                             "one of " + ", ".join(RESOLVE_AB))
+        if how == "world":
+            return v
+        return T(getattr(self, how)).T * v
+
+    def equations(self):
+        fa, fb = self.frame_a, self.frame_b
+        F0 = self._world(_signal(self.force))
+        M0 = self._world(_signal(self.torque))
+        r0 = vector(fb.r_0) - vector(fa.r_0)
+        eqs = [*vector_equations(fb.f, -T(fb) * F0), *vector_equations(fb.t, -T(fb) * M0),
+               *vector_equations(fa.f, T(fa) * F0),
+               *vector_equations(fa.t, T(fa) * (M0 + cross(r0, F0)))]
+        if self.resolve_in_frame == "frame_resolve":
+            eqs += [*vector_equations(self.frame_resolve.f, [0, 0, 0]),
+                    *vector_equations(self.frame_resolve.t, [0, 0, 0])]
+        return eqs
