@@ -27,6 +27,7 @@ from .errors import (
     InputError,
     ModelDefinitionError,
     ParameterError,
+    StructuralError,
     StructurallySingularError,
     UnknownNameError,
     did_you_mean,
@@ -439,6 +440,37 @@ def _compile(model: Component, stabilization: str | None, alpha: float, beta: fl
 
     flat = flatten(model)
     lap("flatten")
+    with _loops_named_in(flat):
+        return _compile_flat(flat, stabilization, alpha, beta, timings, lap)
+
+
+@contextlib.contextmanager
+def _loops_named_in(flat: FlatSystem):
+    """A structural error among the parts of a closed loop of overdetermined connectors (a
+    kinematic loop) is re-raised with the loop's components and the connector's advice for a
+    loop whose closing equations are dependent (a planar loop of 3-D joints)."""
+    try:
+        yield
+    except StructuralError as err:
+        text = str(err)
+        involved = [loop for loop in flat.loops
+                    if any(_mentions_component(text, path) for path in loop.components)]
+        if not involved:
+            raise
+        advice = []
+        for loop in involved:
+            advice.append(
+                f"\nThese equations belong to the kinematic loop closed by "
+                f"connect({loop.a.path}, {loop.b.path}), through "
+                + ", ".join(f"'{c}'" for c in loop.components) + ". " + loop.hint)
+        raise type(err)(text + "".join(advice)) from err
+
+
+def _mentions_component(text: str, path: str) -> bool:
+    return f"'{path}." in text or f" {path}." in text or f"{{{path}." in text
+
+
+def _compile_flat(flat: FlatSystem, stabilization, alpha, beta, timings, lap) -> CompiledSystem:
     system = build_equation_system(flat)
     check_structure(system)
     lap("structure")

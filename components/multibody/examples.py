@@ -9,11 +9,19 @@ from __future__ import annotations
 
 import math
 
-from acausal import Component, Variable, connect
+from acausal import Component, Parameter, Variable, connect
 from acausal.components import rotational, translational
 
 from .forces import Spring
-from .joints import Cylindrical, FreeMotion, Prismatic, Revolute, Spherical, Universal
+from .joints import (
+    Cylindrical,
+    FreeMotion,
+    Prismatic,
+    Revolute,
+    RevolutePlanarLoopConstraint,
+    Spherical,
+    Universal,
+)
 from .parts import Body, BodyBox, BodyCylinder, BodyShape, FixedTranslation
 from .world import World
 
@@ -271,3 +279,43 @@ class FreeBody(Component):
                 connect(self.bar2.frame_b, self.spring2.frame_a),
                 connect(self.spring1.frame_a, self.world.frame_b),
                 connect(self.body.frame_b, self.spring2.frame_b)]
+
+
+class PlanarFourbar(Component):
+    """``Examples.Loops.PlanarFourbar``: a four-bar of revolute joints with parallel axes (z),
+    damped at revolute1 (d = 0.1), falling from rest. A planar loop of 3-D revolute joints
+    states 3 of its constraints twice, so one joint is a ``RevolutePlanarLoopConstraint``
+    (``cut_joint=True``, as in MultiBody); ``cut_joint=False`` builds the loop of plain
+    revolutes, which acausal rejects with an error that says so."""
+
+    cut_joint = Parameter(True, description="close the loop with RevolutePlanarLoopConstraint")
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.world = World()
+        # stateSelect=StateSelect.always in MultiBody
+        self.revolute1 = Revolute(n=(0, 0, 1), use_axis_flange=True,
+                                  phi=Variable(start=0.0, fixed=True, state_priority=100),
+                                  w=Variable(start=0.0, fixed=True, state_priority=100))
+        self.revolute2 = Revolute(n=(0, 0, 1))
+        self.revolute3 = Revolute(n=(0, 0, 1))
+        self.revolute4cut = RevolutePlanarLoopConstraint() if kw.get("cut_joint", True) \
+            else Revolute(n=(0, 0, 1))
+        self.body1 = BodyBox(width=0.05, r=(0.4, 0.0, 0.0))
+        self.body2 = BodyBox(width=0.05, r=(0.1, 1.1, 0.0))
+        self.body3 = BodyBox(width=0.05, r=(-0.15, 1.0, 0.0))
+        self.body4 = BodyBox(width=0.05, r=(0.65, 0.1, 0.0))
+        self.damper = rotational.Damper(d=0.1)
+
+    def connections(self):
+        return [connect(self.revolute1.frame_b, self.body1.frame_a),
+                connect(self.revolute2.frame_a, self.body1.frame_b),
+                connect(self.revolute2.frame_b, self.body2.frame_a),
+                connect(self.world.frame_b, self.revolute1.frame_a),
+                connect(self.world.frame_b, self.body3.frame_a),
+                connect(self.body3.frame_b, self.revolute3.frame_a),
+                connect(self.revolute3.frame_b, self.body4.frame_a),
+                connect(self.body4.frame_b, self.revolute4cut.frame_a),
+                connect(self.body2.frame_b, self.revolute4cut.frame_b),
+                connect(self.damper.flange_b, self.revolute1.axis),
+                connect(self.revolute1.support, self.damper.flange_a)]

@@ -60,3 +60,54 @@ def test_fourbar1_checkpoints(fourbar1):
     # Dymola at t = 1 s and 5 s (its drift at 5 s is 1e-3: see the test above)
     assert sol["j1.w"][1] == pytest.approx(9.361588417590532, abs=2e-4)
     assert sol["j1.phi"][2] == pytest.approx(40.3282362223391, abs=2e-3)
+
+
+def test_planar_fourbar_of_plain_revolutes_is_rejected_with_advice():
+    from acausal import StructuralError
+    from acausal.components.multibody.examples import PlanarFourbar
+
+    with pytest.raises(StructuralError) as info:
+        compile(PlanarFourbar(cut_joint=False))
+    text = str(info.value)
+    for joint in ("revolute1", "revolute2", "revolute3", "revolute4cut"):
+        assert f"'{joint}'" in text
+    assert "RevolutePlanarLoopConstraint" in text
+
+
+@pytest.fixture(scope="module")
+def planar_fourbar():
+    from acausal.components.multibody.examples import PlanarFourbar
+
+    return compile(PlanarFourbar())
+
+
+def test_planar_fourbar_with_the_loop_constraint_joint(planar_fourbar, compare):
+    cs = planar_fourbar
+    assert cs.state_names == ["revolute1.phi", "revolute1.w"]
+    # the first 3 s; the whole span is the strict xfail below
+    compare(cs, "PlanarFourbar", t_max=3.0, rtol=RTOL, atol=ATOL)
+    sol = cs.simulate(5.0, t_eval=[0.0, 5.0], rtol=RTOL, atol=ATOL)
+    # Dymola at t = 5 s
+    assert sol["revolute1.phi"][-1] == pytest.approx(-0.93978339564267, abs=1e-3)
+
+
+def test_planar_fourbar_reference_tolerance_moves_the_result_by_1e_4(planar_fourbar, msl):
+    """Why the whole span is not compared at 1e-4: this model run at the reference's own
+    tolerance (1e-6) moves by more than 1e-4 of the range from its converged result (which
+    agrees with itself to 1e-6 at tolerances 100x apart)."""
+    ref = msl("PlanarFourbar")
+    span = np.ptp(ref["revolute1.phi"])
+    tight = planar_fourbar.simulate(5.0, t_eval=ref["time"], rtol=1e-11, atol=1e-13)
+    ours = planar_fourbar.simulate(5.0, t_eval=ref["time"], rtol=RTOL, atol=ATOL)
+    loose = planar_fourbar.simulate(5.0, t_eval=ref["time"], rtol=1e-6, atol=1e-8)
+    assert np.max(np.abs(ours["revolute1.phi"] - tight["revolute1.phi"])) < 1e-5 * span
+    assert np.max(np.abs(loose["revolute1.phi"] - tight["revolute1.phi"])) > 1e-4 * span
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the Dymola reference (DASSL, tolerance 1e-6) is not accurate to 1e-4 of the range after "
+    "about 3.5 s: the model run at that tolerance moves by 1e-4 from its converged result "
+    "(test_planar_fourbar_reference_tolerance_moves_the_result_by_1e_4); the difference to the "
+    "reference grows to 1.9e-4 at 5 s"))
+def test_planar_fourbar_over_the_whole_span(planar_fourbar, compare):
+    compare(planar_fourbar, "PlanarFourbar", rtol=RTOL, atol=ATOL)
