@@ -417,8 +417,13 @@ def _plot(sol, names: list[str], title: str, png: str | None) -> None:
         print(f"plot written to {png}")
 
 
-def _animate(sol, drawing: list, title: str, path: str, fps: int | None) -> None:
-    from .components.planar.animation import animate
+def _animate(sol, drawing, title: str, path: str, fps: int | None) -> None:
+    """Write the animation: ``drawing`` is a list of planar shapes, or a model instance whose
+    3-D parts are drawn (``acausal.components.multibody.animation``)."""
+    if isinstance(drawing, list):
+        from .components.planar.animation import animate
+    else:
+        from .components.multibody.animation import animate
 
     n = sol.t.size
     span = float(sol.t[-1] - sol.t[0]) or 1.0
@@ -439,7 +444,7 @@ def cmd_simulate(args) -> int:
     plot_names = expand_names(system, _split_list(args.plot), "--plot")
     columns = expand_names(system, _split_list(args.columns), "--columns") if args.columns \
         else None
-    drawing: list = []
+    drawing: Any = []
     for option, path in (("--csv", args.csv), ("--png", args.png), ("--animate", args.animate)):
         if path:
             check_output_path(path, option)
@@ -456,8 +461,14 @@ def cmd_simulate(args) -> int:
                                        "the PATH (install it), or write a .gif instead.")
         drawing = planar_drawing(model)
         if not drawing:
-            raise CommandLineError(f"--animate: {system.model_name} has no planar parts "
-                                   "(bodies, rods, joints of acausal.components.planar) to draw.")
+            from .components.multibody.animation import shapes_of
+
+            if shapes_of(model):
+                drawing = model  # a 3-D model: drawn by the multibody animation
+            else:
+                raise CommandLineError(
+                    f"--animate: {system.model_name} has no planar or 3-D parts (bodies, rods, "
+                    "joints of acausal.components.planar or .multibody) to draw.")
     if plot_names and not args.png:
         _check_display()
     if args.png and not plot_names:
