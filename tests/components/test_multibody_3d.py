@@ -7,6 +7,7 @@ import pytest
 
 from acausal import Component, Variable, compile, connect
 from acausal.components import multibody as mb
+from acausal.components.multibody import sensors
 from acausal.components.planar import joints as planar_joints
 from acausal.components.planar import parts as planar_parts
 
@@ -115,3 +116,51 @@ def test_a_frame_with_nothing_to_orient_it_is_an_error_naming_it():
 
     with pytest.raises(ModelDefinitionError, match=r"'bar\.frame_a', 'bar\.frame_b'.*no root"):
         compile(Floating())
+
+
+class SensedPendulum(Component):
+    """A link (1 kg at 0.5 m, I_33 = 0.02) on a revolute joint about z, hanging at rest, with a
+    cut sensor between the joint and the link and kinematic sensors on the link's tip."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.world = mb.World(g=9.81)
+        self.rev = mb.Revolute(phi=Variable(start=-np.pi / 2 + 0.2, fixed=True),
+                               w=Variable(start=0.0, fixed=True))
+        self.cut = sensors.CutForceAndTorque(resolve_in_frame="world")
+        self.link = mb.BodyShape(r=(1.0, 0.0, 0.0), r_CM=(0.5, 0.0, 0.0), m=1.0, I_33=0.02)
+        self.tip = sensors.AbsolutePosition()
+        self.tip_speed = sensors.AbsoluteVelocity()
+        self.spin = sensors.AbsoluteAngularVelocity()
+        self.reach = sensors.Distance()
+        self.relative = sensors.RelativePosition(resolve_in_frame="world")
+
+    def connections(self):
+        return [connect(self.world.frame_b, self.rev.frame_a),
+                connect(self.rev.frame_b, self.cut.frame_a),
+                connect(self.cut.frame_b, self.link.frame_a),
+                connect(self.link.frame_b, self.tip.frame_a),
+                connect(self.link.frame_b, self.tip_speed.frame_a),
+                connect(self.link.frame_a, self.spin.frame_a),
+                connect(self.world.frame_b, self.reach.frame_a),
+                connect(self.link.frame_b, self.reach.frame_b),
+                connect(self.world.frame_b, self.relative.frame_a),
+                connect(self.link.frame_b, self.relative.frame_b)]
+
+
+def test_sensors_read_kinematics_and_the_cut_force_without_loading_the_frames():
+    cs = compile(SensedPendulum())
+    assert cs.state_names == ["rev.phi", "rev.w"]  # sensors add no states
+    sol = cs.simulate(1.0, t_eval=np.linspace(0, 1, 11), rtol=1e-10, atol=1e-12)
+    phi, w = sol["rev.phi"], sol["rev.w"]
+    np.testing.assert_allclose(sol["tip.r"], [np.cos(phi), np.sin(phi), 0 * phi], atol=1e-9)
+    np.testing.assert_allclose(sol["relative.r_rel"], sol["tip.r"], atol=1e-12)
+    np.testing.assert_allclose(sol["tip_speed.v"], [-np.sin(phi) * w, np.cos(phi) * w, 0 * w],
+                               atol=1e-8)
+    np.testing.assert_allclose(sol["spin.w"][2], w, atol=1e-12)
+    np.testing.assert_allclose(sol["reach.distance"], 1.0, atol=1e-12)
+    # the cut force on the link is m (a_cm - g); a_cm of a point at 0.5 m on a rotating link
+    a = sol["rev.a"]
+    a_cm = 0.5 * np.array([-np.sin(phi) * a - np.cos(phi) * w**2,
+                           np.cos(phi) * a - np.sin(phi) * w**2])
+    np.testing.assert_allclose(sol["cut.force"][:2], a_cm + [[0.0], [9.81]], atol=1e-8)
