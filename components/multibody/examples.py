@@ -12,7 +12,8 @@ import math
 from acausal import Component, Parameter, Variable, connect
 from acausal.components import rotational, translational
 
-from .forces import Spring
+from . import forces
+from .forces import Damper, Spring
 from .joints import (
     Cylindrical,
     FreeMotion,
@@ -22,7 +23,7 @@ from .joints import (
     Spherical,
     Universal,
 )
-from .parts import Body, BodyBox, BodyCylinder, BodyShape, FixedTranslation
+from .parts import Body, BodyBox, BodyCylinder, BodyShape, Fixed, FixedRotation, FixedTranslation
 from .world import World
 
 G_N = 9.80665  # Modelica.Constants.g_n, MultiBody's default gravity
@@ -319,3 +320,147 @@ class PlanarFourbar(Component):
                 connect(self.body2.frame_b, self.revolute4cut.frame_b),
                 connect(self.damper.flange_b, self.revolute1.axis),
                 connect(self.revolute1.support, self.damper.flange_a)]
+
+
+class PendulumWithSpringDamper(Component):
+    """``Examples.Elementary.PendulumWithSpringDamper``: a body (1 kg, unit inertia) on a
+    prismatic joint turning on a revolute joint about z at (0.3, 0, 0), held by a line spring
+    (c = 20 N/m, unstretched 0.2 m) and a line damper (d = 1 N.s/m) from the pivot."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.world = World()
+        self.body1 = Body(m=1.0, I_11=1.0, I_22=1.0, I_33=1.0, r_CM=(0.0, 0.0, 0.0))
+        self.bar1 = FixedTranslation(r=(0.3, 0.0, 0.0))
+        self.spring1 = Spring(c=20.0, s_unstretched=0.2)
+        self.damper1 = Damper(d=1.0)
+        self.revolute = Revolute(phi=Variable(start=0.0, fixed=True),
+                                 w=Variable(start=0.0, fixed=True))
+        self.prismatic = Prismatic(s=Variable(start=0.5, fixed=True),
+                                   v=Variable(start=0.0, fixed=True))
+
+    def connections(self):
+        return [connect(self.world.frame_b, self.bar1.frame_a),
+                connect(self.revolute.frame_a, self.bar1.frame_b),
+                connect(self.prismatic.frame_a, self.revolute.frame_b),
+                connect(self.damper1.frame_a, self.bar1.frame_b),
+                connect(self.damper1.frame_b, self.prismatic.frame_b),
+                connect(self.spring1.frame_a, self.bar1.frame_b),
+                connect(self.spring1.frame_b, self.prismatic.frame_b),
+                connect(self.body1.frame_a, self.prismatic.frame_b)]
+
+
+class SpringDamperSystem(Component):
+    """``Examples.Elementary.SpringDamperSystem``: a free body on a line spring and damper
+    from (0.3, 0, 0), spinning slowly (2 deg/s about z), and a body on a vertical prismatic
+    joint held by a line spring (c = 30 N/m, unstretched 0.1 m)."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.world = World()
+        self.body1 = Body(m=1.0, r_CM=(0.0, -0.2, 0.0), I_11=0.1, I_22=0.1, I_33=0.1,
+                          r_0=Variable(start=[0.3, -0.2, 0.0], fixed=True),
+                          v_0=Variable(start=[0.0, 0.0, 0.0], fixed=True),
+                          angles_fixed=True, w_0_fixed=True,
+                          w_0_start=(0.0, 0.0, 0.03490658503988659))
+        self.bar1 = FixedTranslation(r=(0.3, 0.0, 0.0))
+        self.bar2 = FixedTranslation(r=(0.6, 0.0, 0.0))
+        self.body2 = Body(m=1.0, r_CM=(0.0, 0.0, 0.0))
+        self.p2 = Prismatic(n=(0, -1, 0), use_axis_flange=True,
+                            s=Variable(start=0.1, fixed=True, state_priority=100),
+                            v=Variable(start=0.0, fixed=True, state_priority=100))
+        self.spring2 = Spring(c=30.0, s_unstretched=0.1)
+        self.spring1 = Spring(c=30.0, s_unstretched=0.1)
+        self.damper1 = Damper(d=2.0)
+
+    def connections(self):
+        return [connect(self.world.frame_b, self.bar1.frame_a),
+                connect(self.bar1.frame_b, self.bar2.frame_a),
+                connect(self.bar2.frame_b, self.p2.frame_a),
+                connect(self.p2.frame_b, self.body2.frame_a),
+                connect(self.bar2.frame_b, self.spring2.frame_a),
+                connect(self.body2.frame_a, self.spring2.frame_b),
+                connect(self.damper1.frame_a, self.bar1.frame_b),
+                connect(self.spring1.frame_a, self.bar1.frame_b),
+                connect(self.damper1.frame_b, self.body1.frame_a),
+                connect(self.spring1.frame_b, self.body1.frame_a)]
+
+
+class ThreeSprings(Component):
+    """``Examples.Elementary.ThreeSprings``: a free body hanging on a line spring from a
+    massless node that two more springs hold from (0.3, 0, 0) and (0, 0, 0.3)."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.world = World()
+        self.body1 = Body(r_CM=(0.0, -0.2, 0.0), m=0.8, I_11=0.1, I_22=0.1, I_33=0.1,
+                          r_0=Variable(start=[0.5, -0.3, 0.0], fixed=True),
+                          v_0=Variable(start=[0.0, 0.0, 0.0], fixed=True),
+                          angles_fixed=True, w_0_fixed=True)
+        self.bar1 = FixedTranslation(r=(0.3, 0.0, 0.0))
+        self.spring1 = Spring(s_unstretched=0.1, c=20.0,
+                              r_rel_0=Variable(start=[-0.2, -0.2, 0.2]))
+        self.bar2 = FixedTranslation(r=(0.0, 0.0, 0.3))
+        self.spring2 = Spring(s_unstretched=0.1, c=40.0)
+        self.spring3 = Spring(s_unstretched=0.1, c=20.0, fixed_rotation_at_frame_b=True)
+
+    def connections(self):
+        return [connect(self.world.frame_b, self.bar1.frame_a),
+                connect(self.world.frame_b, self.bar2.frame_a),
+                connect(self.bar1.frame_b, self.spring1.frame_a),
+                connect(self.bar2.frame_b, self.spring3.frame_a),
+                connect(self.spring2.frame_b, self.body1.frame_a),
+                connect(self.spring3.frame_b, self.spring1.frame_b),
+                connect(self.spring2.frame_a, self.spring1.frame_b)]
+
+
+class PointGravity(Component):
+    """``Examples.Elementary.PointGravity``: two free bodies orbiting in a central field
+    (mu = 1 m3/s2), unconnected: r'' = -r/|r|^3."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.world = World(gravity_type="PointGravity", mu=1.0)
+        self.body1 = Body(m=1.0, I_11=0.1, I_22=0.1, I_33=0.1, r_CM=(0.0, 0.0, 0.0),
+                          r_0=Variable(start=[0.0, 0.6, 0.0], fixed=True),
+                          v_0=Variable(start=[1.0, 0.0, 0.0], fixed=True),
+                          angles_fixed=True, w_0_fixed=True)
+        self.body2 = Body(m=1.0, I_11=0.1, I_22=0.1, I_33=0.1, r_CM=(0.0, 0.0, 0.0),
+                          r_0=Variable(start=[0.6, 0.6, 0.0], fixed=True),
+                          v_0=Variable(start=[0.6, 0.0, 0.0], fixed=True),
+                          angles_fixed=True, w_0_fixed=True)
+
+
+class ForceAndTorque(Component):
+    """``Examples.Elementary.ForceAndTorque``: a steel cylinder (1 m) on two revolute joints
+    (z, then y) at (0, -0.5, 0), pushed at its tip by a constant force (0, 1000, 0) N and torque
+    (-100, 100, 0) N.m resolved in a frame turned 30 deg about z, reacting on (1.5, 0.25, 0)."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        from ..blocks import Constant
+
+        self.world = World()
+        self.body = BodyCylinder(r=(1.0, 0.0, 0.0))
+        self.fixed1 = Fixed(r=(0.0, -0.5, 0.0))
+        self.fixedRotation = FixedRotation(n=(0, 0, 1), angle=30.0)
+        self.forceAndTorque = forces.ForceAndTorque(resolve_in_frame="frame_resolve")
+        self.revolute2 = Revolute(n=(0, 1, 0), phi=Variable(start=0.0, fixed=True),
+                                  w=Variable(start=0.0, fixed=True))
+        self.torque = [Constant(k=k) for k in (-100.0, 100.0, 0.0)]
+        self.revolute1 = Revolute(phi=Variable(start=0.0, fixed=True),
+                                  w=Variable(start=0.0, fixed=True))
+        self.fixed2 = Fixed(r=(1.5, 0.25, 0.0))
+        self.force = [Constant(k=k) for k in (0.0, 1000.0, 0.0)]
+
+    def connections(self):
+        ft = self.forceAndTorque
+        return [connect(self.revolute2.frame_b, self.body.frame_a),
+                connect(ft.frame_b, self.body.frame_b),
+                connect(self.fixed1.frame_b, self.revolute1.frame_a),
+                connect(self.revolute1.frame_b, self.revolute2.frame_a),
+                connect(self.fixed2.frame_b, ft.frame_a),
+                connect(self.fixedRotation.frame_a, self.fixed1.frame_b),
+                connect(ft.frame_resolve, self.fixedRotation.frame_b),
+                *(connect(s.y, i) for s, i in zip(self.force, ft.force)),
+                *(connect(s.y, i) for s, i in zip(self.torque, ft.torque))]
