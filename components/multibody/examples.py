@@ -464,3 +464,79 @@ class ForceAndTorque(Component):
                 connect(ft.frame_resolve, self.fixedRotation.frame_b),
                 *(connect(s.y, i) for s, i in zip(self.force, ft.force)),
                 *(connect(s.y, i) for s, i in zip(self.torque, ft.torque))]
+
+
+class Engine1a(Component):
+    """``Examples.Loops.Engine1a``: a one-cylinder engine without gas force: crank (on a
+    bearing with a flywheel J = 1 kg m2 turning at 10 rad/s), connecting rod and piston form a
+    planar loop closed by a ``RevolutePlanarLoopConstraint`` (b2)."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.world = World()
+        self.piston = BodyCylinder(diameter=0.1, r=(0.0, -0.1, 0.0))
+        self.connectingRod = BodyBox(width_direction=(1.0, 0.0, 0.0), width=0.02, height=0.06,
+                                     r=(0.0, -0.2, 0.0))
+        self.bearing = Revolute(use_axis_flange=True, n=(1, 0, 0))
+        self.inertia = rotational.Inertia(J=1.0, phi=Variable(start=0.0, fixed=True,
+                                                             state_priority=100),
+                                          w=Variable(start=10.0, fixed=True, state_priority=100))
+        self.crank1 = BodyCylinder(diameter=0.05, r=(0.1, 0.0, 0.0))
+        self.crank2 = BodyBox(height=0.05, width_direction=(1.0, 0.0, 0.0), width=0.02,
+                              r=(0.0, 0.1, 0.0))
+        self.crank3 = BodyCylinder(r=(0.1, 0.0, 0.0), diameter=0.03)
+        self.crank4 = BodyBox(height=0.05, width_direction=(1.0, 0.0, 0.0), width=0.02,
+                              r=(0.0, -0.1, 0.0))
+        self.mid = FixedTranslation(r=(0.05, 0.0, 0.0))
+        self.cylPosition = FixedTranslation(r=(0.15, 0.45, 0.0))
+        self.b1 = Revolute(n=(1, 0, 0))
+        self.b2 = RevolutePlanarLoopConstraint(n=(1, 0, 0))
+        self.cylinder = Prismatic(n=(0, -1, 0), s=Variable(start=0.15))
+
+    def connections(self):
+        return [connect(self.world.frame_b, self.bearing.frame_a),
+                connect(self.crank2.frame_a, self.crank1.frame_b),
+                connect(self.bearing.frame_b, self.crank1.frame_a),
+                connect(self.world.frame_b, self.cylPosition.frame_a),
+                connect(self.crank3.frame_b, self.crank4.frame_a),
+                connect(self.inertia.flange_b, self.bearing.axis),
+                connect(self.crank2.frame_b, self.crank3.frame_a),
+                connect(self.crank2.frame_b, self.mid.frame_a),
+                connect(self.cylPosition.frame_b, self.cylinder.frame_a),
+                connect(self.b2.frame_a, self.mid.frame_b),
+                connect(self.b2.frame_b, self.connectingRod.frame_b),
+                connect(self.connectingRod.frame_a, self.b1.frame_b),
+                connect(self.b1.frame_a, self.piston.frame_b),
+                connect(self.cylinder.frame_b, self.piston.frame_a)]
+
+
+class SpringTest(Component):
+    """``ModelicaTest.MultiBody.Forces.Spring``: two bodies on vertical prismatic joints hung
+    on line springs (unstretched 0.1 m) from the world origin and from (1, 0, 0), released at
+    s = -1 m. MultiBody computes spring1.c during initialisation from the initial acceleration
+    a = -0.81 m/s2 (a parameter with fixed=false); here that condition is solved by hand:
+    m a = -m g + c (|s| - 0.1) gives c = (g - 0.81)/0.9."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.world = World()
+        self.fixedTranslation = FixedTranslation(r=(1.0, 0.0, 0.0))
+        self.spring = Spring(s_unstretched=0.1, c=10.0)
+        self.spring1 = Spring(s_unstretched=0.1, c=(G_N - 0.81) / 0.9)
+        self.body = Body(m=1.0, r_CM=(0.0, 0.0, 0.0))
+        self.body1 = Body(m=1.0, r_CM=(0.0, 0.0, 0.0))
+        self.prismatic = Prismatic(n=(0, 1, 0), s=Variable(start=-1.0, fixed=True),
+                                   v=Variable(start=0.0, fixed=True))
+        self.prismatic1 = Prismatic(n=(0, 1, 0), s=Variable(start=-1.0, fixed=True),
+                                    v=Variable(start=0.0, fixed=True))
+
+    def connections(self):
+        return [connect(self.world.frame_b, self.fixedTranslation.frame_a),
+                connect(self.world.frame_b, self.spring.frame_a),
+                connect(self.fixedTranslation.frame_b, self.spring1.frame_a),
+                connect(self.body.frame_a, self.spring.frame_b),
+                connect(self.body1.frame_a, self.spring1.frame_b),
+                connect(self.prismatic.frame_a, self.spring.frame_a),
+                connect(self.prismatic.frame_b, self.spring.frame_b),
+                connect(self.prismatic1.frame_a, self.spring1.frame_a),
+                connect(self.prismatic1.frame_b, self.spring1.frame_b)]

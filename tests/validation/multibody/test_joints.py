@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from acausal import compile
 from acausal.components.multibody.examples import PrismaticTest, RevoluteTest
@@ -80,3 +81,13 @@ def test_free_motion_falls_freely_with_its_start_orientation(compare):
     np.testing.assert_allclose(sol["freeMotion.r_rel_a[1]"], 0.4 - G * times**2 / 2, atol=1e-9)
     np.testing.assert_allclose(sol["freeMotion.Q[3]"], 0.73253781632874, atol=1e-12)
     compare(cs, "FreeMotion", rtol=RTOL, atol=ATOL)
+
+
+def test_line_springs_hold_bodies_on_vertical_prismatic_joints(compare):
+    from acausal.components.multibody.examples import SpringTest
+
+    cs = compile(SpringTest())
+    sol = cs.simulate(3.0, t_eval=[0.0, 3.0], rtol=RTOL, atol=ATOL)
+    # the initial acceleration MultiBody fixes for spring1: -0.81 m/s2
+    assert sol["prismatic1.a"][0] == pytest.approx(-0.81, abs=1e-9)
+    compare(cs, "Spring", rtol=RTOL, atol=ATOL)
