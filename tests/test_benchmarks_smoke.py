@@ -37,3 +37,15 @@ def test_micro_costs_quick():
     assert proc.returncode == 0, proc.stderr[-3000:]
     rows = proc.stdout.strip().splitlines()[2:]
     assert len(rows) == 7 and all(" us" in r or " B" in r or " s " in r for r in rows), rows
+
+
+def test_multibody_chain_quick():
+    """benchmarks/multibody_chain.py --quick compiles and simulates a 3-body chain; the energy
+    of the frictionless chain stays (the printed change is near 0)."""
+    script = SCRIPT.parent / "multibody_chain.py"
+    proc = subprocess.run([sys.executable, str(script), "--quick"],
+                          check=False, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    n, states, compile_s, simulate_s, change = proc.stdout.strip().splitlines()[-1].split()
+    assert (int(n), int(states)) == (3, 6)
+    assert float(compile_s) > 0 and abs(float(change)) < 1e-2

@@ -46,7 +46,7 @@ def _python_blocks(path: Path) -> list[tuple[int, str]]:
     return blocks
 
 
-@pytest.mark.parametrize("name", ["user_guide.md", "tutorial_segway.md"])
+@pytest.mark.parametrize("name", ["user_guide.md", "tutorial_segway.md", "multibody.md", "multibody.md"])
 def test_python_snippets_run(name, monkeypatch, tmp_path):
     pytest.importorskip("matplotlib")
     import matplotlib
@@ -61,7 +61,7 @@ def test_python_snippets_run(name, monkeypatch, tmp_path):
         exec(compile(code, f"{name}:{line}", "exec"), namespace)
 
 
-@pytest.mark.parametrize("name", ["user_guide.md", "tutorial_segway.md",
+@pytest.mark.parametrize("name", ["user_guide.md", "tutorial_segway.md", "multibody.md",
                                   "component_reference.md"])
 def test_relative_links_exist(name):
     text = (DOCS / name).read_text()
