@@ -46,7 +46,7 @@ def _python_blocks(path: Path) -> list[tuple[int, str]]:
     return blocks
 
 
-@pytest.mark.parametrize("name", ["user_guide.md", "tutorial_segway.md", "multibody.md", "multibody.md"])
+@pytest.mark.parametrize("name", ["user_guide.md", "tutorial_segway.md", "multibody.md"])
 def test_python_snippets_run(name, monkeypatch, tmp_path):
     pytest.importorskip("matplotlib")
     import matplotlib
