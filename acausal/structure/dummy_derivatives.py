@@ -235,6 +235,7 @@ class StateSelector:
                 self.chains.append(chain)
         self.max_level = max((len(c) - 1 for c in self.chains), default=0)
         self._functions: dict[tuple, tuple] = {}
+        self._part_cache: dict[tuple, list] = {}
         self.decided_by_numbers = False  # set by select(): a tie in priority was broken numerically
 
     @property
@@ -257,6 +258,15 @@ class StateSelector:
         if level is None:
             level = self._functions[key] = _LevelJacobian(self.system, g, cands, self.params)
         return level
+
+    def _parts(self, g: list[int], cands: list[int]) -> list[tuple]:
+        """The connected parts of a level (cached: the simulation asks for the quality of the
+        choice at every output point, and the parts never change)."""
+        key = (tuple(g), tuple(cands))
+        parts = self._part_cache.get(key)
+        if parts is None:
+            parts = self._part_cache[key] = _components(self.system, g, cands)
+        return parts
 
     @staticmethod
     def _at(level: _LevelJacobian, point: dict[int, float], t: float) -> dict[int, list]:
@@ -289,7 +299,7 @@ class StateSelector:
             chosen: list[int] = []
             level = self._level(g, cands)
             at_point = self._at(level, point, t)
-            for rows, cols in _components(system, g, cands):
+            for rows, cols in self._parts(g, cands):
                 eqs = [g[r] for r in rows]
                 sub = [cands[k] for k in cols]
                 if len(cols) < len(rows):
@@ -338,7 +348,7 @@ class StateSelector:
             selected = [v for v in cands if v in dummies]
             level = self._level(g, cands)
             at_point = self._at(level, point, t)
-            for rows, cols in _components(self.system, g, cands):
+            for rows, cols in self._parts(g, cands):
                 eqs = [g[r] for r in rows]
                 sub = [cands[k] for k in cols]
                 jac = level.block(at_point, eqs, sub)

@@ -23,11 +23,13 @@ sys.path[:0] = sys.argv[1:3]
 from acausal import compile
 import andrews_squeezer, piston_engine
 from compile_scaling import MassSpringChain, PendulumChain  # the benchmark's models
+from acausal.components.multibody.examples import Fourbar1
 
 out = {}
 for name, model in (("chain", MassSpringChain(N=6)), ("pendulum", PendulumChain(N=3)),
                     ("piston", piston_engine.PistonEngine()),
-                    ("andrews", andrews_squeezer.AndrewsSqueezer())):
+                    ("andrews", andrews_squeezer.AndrewsSqueezer()),
+                    ("fourbar1", Fourbar1())):  # a 3-D loop closed by the connection graph
     cs = compile(model)
     f = ca.Function("f", [cs.t, cs.x, cs.z, cs.p], [cs.ode, cs.alg, cs.observed])
     out[name] = {
@@ -35,6 +37,7 @@ for name, model in (("chain", MassSpringChain(N=6)), ("pendulum", PendulumChain(
         "dummies": sorted(cs.system.name(v) for v in cs.dummies),
         "equations": [sp.sstr(r) for r in cs.system.residuals],
         "function": hashlib.sha256(f.serialize().encode()).hexdigest(),
+        "loops": [(lp.a.path, lp.b.path, lp.components) for lp in cs.flat.loops],
     }
 print(json.dumps(out))
 """
@@ -53,7 +56,8 @@ def test_compiled_systems_do_not_depend_on_the_hash_seed():
     first, second = _digest("1"), _digest("4242")
     assert first.keys() == second.keys()
     for name in first:
-        for key in ("states", "algebraic", "dummies", "equations", "function"):
+        for key in ("states", "algebraic", "dummies", "equations", "function", "loops"):
             assert first[name][key] == second[name][key], (name, key)
     # the digest is not empty: states were chosen and code generated
     assert first["pendulum"]["dummies"] and first["andrews"]["algebraic"]
+    assert first["fourbar1"]["loops"] and first["fourbar1"]["states"] == ["j1.phi", "j1.w"]
