@@ -133,7 +133,7 @@ def test_info():
     (["simulate", OSC, "--t-end", "1", "--plot", "mass.ss", "--png", "OUT/never.png"],
      ["--plot: 'mass.ss' is not a variable of Oscillator", "Did you mean 'mass.s'"]),
     (["simulate", OSC, "--t-end", "1", "--animate", "OUT/never.gif"],
-     ["has no planar parts"]),
+     ["has no planar or 3-D parts"]),
 ], ids=["wrong-path", "misspelt-file", "wrong-module", "wrong-model", "unknown-set",
         "bad-set-value", "unknown-plot", "animate-non-planar"])
 def test_errors_are_one_clear_message(args, fragments, tmp_path):
