@@ -142,16 +142,10 @@ def animate(solution, model, path, fps: int = 25, t_stride: int = 1, *, triads: 
 
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
-    from matplotlib import animation
 
-    path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in (".gif", ".mp4"):
-        raise AcausalError(f"animate() writes .gif or .mp4 files, not '{path.suffix}'.")
-    if int(t_stride) < 1 or int(fps) < 1:
-        raise AcausalError("fps and t_stride must be positive integers.")
-    if suffix == ".mp4" and not animation.writers.is_available("ffmpeg"):
-        raise AcausalError("Writing .mp4 needs ffmpeg on the PATH; write a .gif instead.")
+    from ..planar.animation import checked_output, write_frames
+
+    path = checked_output(path, fps, t_stride)
     shapes = shapes_of(model)
     if not shapes:
         raise AcausalError(f"{type(model).__name__} has no 3-D parts to draw.")
@@ -221,12 +215,6 @@ def animate(solution, model, path, fps: int = 25, t_stride: int = 1, *, triads: 
                 obj.set_data_3d(x, y, z)
         time_text.set_text(f"t = {solution.t[k[i]]:.3f} s")
 
-    writer = (animation.PillowWriter(fps=int(fps)) if suffix == ".gif"
-              else animation.FFMpegWriter(fps=int(fps)))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with writer.saving(fig, str(path), dpi=dpi):
-        for i in range(k.size):
-            update(i)
-            writer.grab_frame()
+    write_frames(fig, path, fps, k.size, update, dpi)
     plt.close(fig)
     return path

@@ -349,16 +349,9 @@ def draw(solution, drawing: Iterable[Any], t: float | None = None, *, ax_limits=
     return fig
 
 
-def animate(solution, drawing: Iterable[Any], path, fps: int = 25, t_stride: int = 1, *,
-            ax_limits=None, title: str | None = None, figsize=(6.0, 5.0), dpi: int = 80) -> Path:
-    """Animate the mechanism over the output points of ``solution`` and save it to ``path``.
-
-    ``drawing``: what to draw (see the module docstring). ``fps``: frames per second of the
-    file. ``t_stride``: use every ``t_stride``-th output point (the animation runs in real time
-    when ``fps * t_stride * dt == 1``). ``.gif`` is written with Pillow, ``.mp4`` with ffmpeg.
-    ``ax_limits = ((xmin, xmax), (ymin, ymax))`` fixes the axes (default: fitted to the whole
-    motion). Returns the path written.
-    """
+def checked_output(path, fps: int, t_stride: int) -> Path:
+    """The animation file as a Path, after checking its type, the frame rate and the stride
+    (``.mp4`` needs ffmpeg on the PATH)."""
     from matplotlib import animation
 
     path = Path(path)
@@ -369,14 +362,36 @@ def animate(solution, drawing: Iterable[Any], path, fps: int = 25, t_stride: int
         raise AcausalError("fps and t_stride must be positive integers.")
     if suffix == ".mp4" and not animation.writers.is_available("ffmpeg"):
         raise AcausalError("Writing .mp4 needs ffmpeg on the PATH; write a .gif instead.")
-    index = np.arange(0, solution.t.size, int(t_stride))
-    xlim, ylim = ax_limits if ax_limits is not None else (None, None)
-    fig, scene = _setup(solution, drawing, index, xlim, ylim, title, figsize)
-    writer = (animation.PillowWriter(fps=int(fps)) if suffix == ".gif"
+    return path
+
+
+def write_frames(fig, path: Path, fps: int, n_frames: int, update, dpi: int) -> None:
+    """Draw frame k with ``update(k)`` and write it, for k in range(n_frames): ``.gif`` with
+    Pillow, ``.mp4`` with ffmpeg."""
+    from matplotlib import animation
+
+    writer = (animation.PillowWriter(fps=int(fps)) if path.suffix.lower() == ".gif"
               else animation.FFMpegWriter(fps=int(fps)))
     path.parent.mkdir(parents=True, exist_ok=True)
     with writer.saving(fig, str(path), dpi=dpi):
-        for k in range(index.size):
-            scene.update(k)
+        for k in range(n_frames):
+            update(k)
             writer.grab_frame()
+
+
+def animate(solution, drawing: Iterable[Any], path, fps: int = 25, t_stride: int = 1, *,
+            ax_limits=None, title: str | None = None, figsize=(6.0, 5.0), dpi: int = 80) -> Path:
+    """Animate the mechanism over the output points of ``solution`` and save it to ``path``.
+
+    ``drawing``: what to draw (see the module docstring). ``fps``: frames per second of the
+    file. ``t_stride``: use every ``t_stride``-th output point (the animation runs in real time
+    when ``fps * t_stride * dt == 1``). ``.gif`` is written with Pillow, ``.mp4`` with ffmpeg.
+    ``ax_limits = ((xmin, xmax), (ymin, ymax))`` fixes the axes (default: fitted to the whole
+    motion). Returns the path written.
+    """
+    path = checked_output(path, fps, t_stride)
+    index = np.arange(0, solution.t.size, int(t_stride))
+    xlim, ylim = ax_limits if ax_limits is not None else (None, None)
+    fig, scene = _setup(solution, drawing, index, xlim, ylim, title, figsize)
+    write_frames(fig, path, fps, index.size, scene.update, dpi)
     return path
