@@ -540,3 +540,47 @@ class SpringTest(Component):
                 connect(self.prismatic.frame_b, self.spring.frame_b),
                 connect(self.prismatic1.frame_a, self.spring1.frame_a),
                 connect(self.prismatic1.frame_b, self.spring1.frame_b)]
+
+
+class GyroscopicEffects(Component):
+    """``Examples.Rotational3DEffects.GyroscopicEffects``: two identical gyroscopic pendulums
+    on spherical joints at the origin, each a rod (0.25 m) with a disk spinning at 10 rad/s on
+    an axis tilted by 45 deg: in the first the disk is a 3-D body on a revolute joint, in the
+    second a rigid disk plus a ``Rotor1D`` that supplies the spin's gyroscopic torque. Both must
+    move alike."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        from .parts import Fixed, Rotor1D
+
+        self.world = World()
+        self.spherical1 = Spherical(angles_fixed=True, w_rel_a_fixed=True)
+        self.bodyCylinder1 = BodyCylinder(r=(0.25, 0.0, 0.0), diameter=0.05)
+        self.fixedRotation1 = FixedRotation(angle=45.0, n=(0, 1, 0))
+        self.revolute = Revolute(n=(1, 0, 0), phi=Variable(start=0.0, fixed=True),
+                                 w=Variable(start=10.0, fixed=True))
+        self.fixedTranslation = FixedTranslation(r=(-0.1, 0.0, 0.0))
+        self.bodyCylinder2 = BodyCylinder(diameter=0.1, r=(0.2, 0.0, 0.0))
+        self.fixed = Fixed()
+        self.spherical2 = Spherical(angles_fixed=True, w_rel_a_fixed=True)
+        self.bodyCylinder3 = BodyCylinder(r=(0.25, 0.0, 0.0), diameter=0.05)
+        self.fixedRotation2 = FixedRotation(n=(0, 1, 0), angle=45.0)
+        self.fixedTranslation1 = FixedTranslation(r=(-0.1, 0.0, 0.0))
+        self.bodyCylinder4 = BodyCylinder(diameter=0.1, r=(0.2, 0.0, 0.0))
+        self.rotor1D = Rotor1D(J=self.bodyCylinder4._overrides["I_11"], n=(1, 0, 0),
+                               phi=Variable(start=0.0, fixed=True),
+                               w=Variable(start=10.0, fixed=True))
+
+    def connections(self):
+        return [connect(self.world.frame_b, self.spherical1.frame_a),
+                connect(self.spherical1.frame_b, self.bodyCylinder1.frame_a),
+                connect(self.bodyCylinder1.frame_b, self.fixedRotation1.frame_a),
+                connect(self.fixedRotation1.frame_b, self.revolute.frame_a),
+                connect(self.revolute.frame_b, self.fixedTranslation.frame_a),
+                connect(self.fixedTranslation.frame_b, self.bodyCylinder2.frame_a),
+                connect(self.spherical2.frame_b, self.bodyCylinder3.frame_a),
+                connect(self.bodyCylinder3.frame_b, self.fixedRotation2.frame_a),
+                connect(self.fixed.frame_b, self.spherical2.frame_a),
+                connect(self.fixedTranslation1.frame_b, self.bodyCylinder4.frame_a),
+                connect(self.fixedRotation2.frame_b, self.fixedTranslation1.frame_a),
+                connect(self.rotor1D.frame_a, self.fixedRotation2.frame_b)]

@@ -43,6 +43,7 @@ from acausal.library.rotations import (
     vector,
 )
 
+from .. import rotational
 from .interfaces import Frame, T, constant, constant_vector, resolve1, vector_equations
 from .world import World
 
@@ -544,3 +545,43 @@ class PointMass(Component):
             return eqs + [*vector_equations(fa.T, [1, 0, 0, 0, 1, 0, 0, 0, 1]),
                           *vector_equations(fa.w, [0, 0, 0])]
         return eqs + vector_equations(fa.t, [0, 0, 0])
+
+
+class Rotor1D(Component):
+    """A 1-D rotational inertia ``J`` spinning about the axis ``n`` of frame_a, with the
+    gyroscopic effects of that spin on the 3-D frame it is mounted on (MultiBody
+    ``Parts.Rotor1D`` with ``world.driveTrainMechanics3D = true``, ``exact = true``). The
+    mass of the rotor is not included: put a body at frame_a for it.
+
+    Equations (``e = n/|n|``, ``w_a = frame_a.w``)::
+
+        phi = flange_a.phi = flange_b.phi;  w = D(phi);  a = D(w)
+        J a = flange_a.tau + flange_b.tau - J e . D(w_a)
+        frame_a.f = 0;  frame_a.t = w_a x (J e w) - e (J e . D(w_a))
+
+    Source: ``MultiBody.Parts.Rotor1D`` and ``Parts.Internal.RotorWith3DEffects`` (MSL 4.0).
+    """
+
+    J = Parameter(1.0, unit="kg.m2", min=0.0, description="moment of inertia about the axis")
+    n = Parameter((1.0, 0.0, 0.0), structural=True, unit="1",
+                  description="axis of rotation, resolved in frame_a")
+    flange_a = rotational.Flange()
+    flange_b = rotational.Flange()
+    frame_a = Frame()
+    phi = Variable(start=0.0, unit="rad", description="rotation angle of the rotor")
+    w = Variable(start=0.0, unit="rad/s", description="D(phi)")
+    a = Variable(unit="rad/s2", description="D(w)")
+
+    def equations(self):
+        from .joints import unit_axis
+
+        fa = self.frame_a
+        e = unit_axis(self.n, self)
+        spin_of_carrier = e.dot(der(vector(fa.w)))
+        return [Eq(self.phi, self.flange_a.phi), Eq(self.phi, self.flange_b.phi),
+                Eq(der(self.phi), self.w), Eq(der(self.w), self.a),
+                Eq(self.J * self.a, self.flange_a.tau + self.flange_b.tau
+                   - self.J * spin_of_carrier),
+                *vector_equations(fa.f, [0, 0, 0]),
+                *vector_equations(fa.t, cross(vector(fa.w), self.J * e * self.w)
+                                  - e * self.J * spin_of_carrier)]

@@ -181,3 +181,17 @@ def test_point_gravity_reference_is_less_accurate_than_1e_4(msl):
         columns = np.array([ref[f"{body}.frame_a.r_0[{k}]"] for k in range(3)])
         span = np.ptp(exact, axis=1)[:2]
         assert np.max(np.max(np.abs(columns - exact), axis=1)[:2] / span) > 1e-4
+
+
+def test_gyroscopic_effects_of_a_3d_disk_and_of_a_rotor1d_agree(compare):
+    from acausal.components.multibody.examples import GyroscopicEffects
+
+    cs = compile(GyroscopicEffects())
+    sol, _ = compare(cs, "GyroscopicEffects", rtol=1e-10, atol=1e-12,
+                     renamed={"bodyCylinder2.body.": "bodyCylinder2.",
+                              "bodyCylinder3.body.": "bodyCylinder3."})
+    # the two pendulums (3-D spinning disk, rigid disk + Rotor1D) move alike
+    np.testing.assert_allclose(sol["bodyCylinder3.w_a"], sol["bodyCylinder1.w_a"], atol=1e-6)
+    np.testing.assert_allclose(sol["rotor1D.phi"], sol["revolute.phi"], atol=1e-4)
+    # Dymola at t = 5 s
+    assert sol["revolute.phi"][-1] == pytest.approx(50.863573432127, abs=1e-3)
