@@ -5,6 +5,7 @@ line forces and sensors. Kinematic loops close automatically (see ``docs/multibo
 
 from .forces import (
     Damper,
+    Force,
     ForceAndTorque,
     LineForceBase,
     LineForceWithMass,
@@ -33,11 +34,12 @@ from .parts import (
     FixedRotation,
     FixedTranslation,
     PointMass,
+    Rotor1D,
 )
 from .world import World
 
 __all__ = ["Body", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Damper", "Fixed",
-           "FixedRotation", "FixedTranslation", "ForceAndTorque", "Frame", "FreeMotion",
+           "FixedRotation", "FixedTranslation", "Force", "ForceAndTorque", "Frame", "FreeMotion",
            "LineForceBase", "LineForceWithMass", "PointMass", "Prismatic", "Revolute",
-           "RevolutePlanarLoopConstraint", "Spherical", "SphericalSpherical", "Spring",
+           "RevolutePlanarLoopConstraint", "Rotor1D", "Spherical", "SphericalSpherical", "Spring",
            "SpringDamperParallel", "Universal", "World", "WorldForce", "WorldTorque"]

@@ -584,3 +584,67 @@ class GyroscopicEffects(Component):
                 connect(self.fixedTranslation1.frame_b, self.bodyCylinder4.frame_a),
                 connect(self.fixedRotation2.frame_b, self.fixedTranslation1.frame_a),
                 connect(self.rotor1D.frame_a, self.fixedRotation2.frame_b)]
+
+
+class DamperTest(Component):
+    """``ModelicaTest.MultiBody.Forces.Damper``: three bodies (5 kg) on horizontal prismatic
+    joints, each pushed by a force 50 sin(4 pi t) N and held by a line damper (d = 10 N.s/m)
+    from its anchor; the second damper's heat goes into a heat capacitor (C = 100 J/K).
+    MultiBody computes damper2.d during initialisation from the initial acceleration
+    a = 0.2 m/s2 (a parameter with fixed=false); here that condition is solved by hand:
+    m a = -d v gives d = 5 * 0.2 / 0.1 = 10."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        from .. import thermal
+        from ..blocks import Constant, Sine
+
+        self.world = World()
+        self.damper = Damper(d=10.0)
+        self.prismatic = Prismatic(s=Variable(start=0.5, fixed=True),
+                                   v=Variable(start=-0.1, fixed=True))
+        self.force = forces.Force()
+        self.body = Body(m=5.0, r_CM=(0.0, 0.0, 0.0))
+        self.sine = Sine(f=2.0, amplitude=50.0)
+        self.const = Constant(k=0.0)
+        self.damper1 = Damper(d=10.0, use_heat_port=True)
+        self.prismatic1 = Prismatic(s=Variable(start=0.5, fixed=True, state_priority=100),
+                                    v=Variable(start=-0.1, fixed=True, state_priority=100))
+        self.force1 = forces.Force()
+        self.body1 = Body(m=5.0, r_CM=(0.0, 0.0, 0.0), use_quaternions=False)
+        self.heatCapacitor = thermal.HeatCapacitor(C=100.0, T=Variable(start=293.15,
+                                                                         fixed=True))
+        self.damper2 = Damper(d=5.0 * 0.2 / 0.1)
+        self.prismatic2 = Prismatic(s=Variable(start=0.5, fixed=True),
+                                    v=Variable(start=-0.1, fixed=True))
+        self.force2 = forces.Force()
+        self.body2 = Body(m=5.0, r_CM=(0.0, 0.0, 0.0))
+        self.fixedTranslation = FixedTranslation(r=(0.0, 0.1, 0.0))
+        self.fixedTranslation1 = FixedTranslation(r=(0.0, 0.1, 0.0))
+
+    def connections(self):
+        out = [connect(self.prismatic.frame_b, self.body.frame_a),
+               connect(self.damper.frame_b, self.body.frame_a),
+               connect(self.force.frame_b, self.body.frame_a),
+               connect(self.world.frame_b, self.prismatic1.frame_a),
+               connect(self.damper1.frame_a, self.world.frame_b),
+               connect(self.force1.frame_a, self.world.frame_b),
+               connect(self.prismatic1.frame_b, self.body1.frame_a),
+               connect(self.damper1.frame_b, self.body1.frame_a),
+               connect(self.force1.frame_b, self.body1.frame_a),
+               connect(self.heatCapacitor.port, self.damper1.heat_port),
+               connect(self.prismatic2.frame_b, self.body2.frame_a),
+               connect(self.damper2.frame_b, self.body2.frame_a),
+               connect(self.force2.frame_b, self.body2.frame_a),
+               connect(self.fixedTranslation.frame_a, self.world.frame_b),
+               connect(self.fixedTranslation1.frame_a, self.fixedTranslation.frame_b),
+               connect(self.prismatic.frame_a, self.fixedTranslation.frame_b),
+               connect(self.damper.frame_a, self.fixedTranslation.frame_b),
+               connect(self.force.frame_a, self.fixedTranslation.frame_b),
+               connect(self.fixedTranslation1.frame_b, self.force2.frame_a),
+               connect(self.damper2.frame_a, self.fixedTranslation1.frame_b),
+               connect(self.prismatic2.frame_a, self.fixedTranslation1.frame_b)]
+        for f in (self.force, self.force1, self.force2):
+            out += [connect(self.sine.y, f.force[0]), connect(self.const.y, f.force[1]),
+                    connect(self.const.y, f.force[2])]
+        return out

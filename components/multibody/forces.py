@@ -17,7 +17,7 @@ import sympy as sp
 from acausal import Component, Eq, Outer, Parameter, Variable, der, root
 from acausal.library.rotations import cross, vector
 
-from .. import translational
+from .. import thermal, translational
 from ..blocks import RealInput
 from .interfaces import Frame, T, vector_equations
 from .world import World
@@ -153,12 +153,28 @@ class Spring(_TensionForce):
 
 
 class Damper(_TensionForce):
-    """Linear line damper: ``f = d D(s)`` (MultiBody ``Forces.Damper``)."""
+    """Linear line damper: ``f = d D(s)`` (MultiBody ``Forces.Damper``). With
+    ``use_heat_port=True`` the dissipated power ``lossPower = f D(s)`` leaves through the
+    thermal connector ``heat_port`` (``heat_port.Q_flow = -lossPower``); without it the heat
+    is not tracked."""
 
     d = Parameter(0.0, unit="N.s/m", min=0.0, description="damping constant")
+    use_heat_port = Parameter(False, description="add the thermal connector heat_port")
+    lossPower = Variable(unit="W", description="dissipated power f D(s)")
+
+    def __init__(self, **overrides):
+        super().__init__(**overrides)
+        if overrides.get("use_heat_port", False):
+            self.heat_port = thermal.HeatPort()
 
     def tension(self):
         return self.d * der(self.s)
+
+    def equations(self):
+        eqs = [*super().equations(), Eq(self.lossPower, self.f * der(self.s))]
+        if self.use_heat_port:
+            eqs.append(Eq(self.heat_port.Q_flow, -self.lossPower))
+        return eqs
 
 
 class SpringDamperParallel(_TensionForce):
@@ -275,3 +291,20 @@ class ForceAndTorque(Component):
             eqs += [*vector_equations(self.frame_resolve.f, [0, 0, 0]),
                     *vector_equations(self.frame_resolve.t, [0, 0, 0])]
         return eqs
+
+
+class Force(ForceAndTorque):
+    """A force given by 3 signals ``force`` acting on the part at frame_b, the reaction on the
+    part at frame_a (MultiBody ``Forces.Force``; ``resolve_in_frame`` as
+    :class:`ForceAndTorque`, default ``"frame_b"``): :class:`ForceAndTorque` without a torque."""
+
+    def __init__(self, **overrides):
+        super().__init__(**overrides)
+        from ..blocks import Constant
+
+        self.no_torque = [Constant(k=0.0) for _ in range(3)]
+
+    def connections(self):
+        from acausal import connect
+
+        return [connect(c.y, i) for c, i in zip(self.no_torque, self.torque)]
