@@ -284,6 +284,7 @@ def _newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: li
 
     r = residual(w)
     norm = np.linalg.norm(r, np.inf) if r.size else 0.0
+    nudges = 0
     for _ in range(NEWTON_MAX_ITER):
         if not np.all(np.isfinite(r)):
             break
@@ -304,6 +305,14 @@ def _newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: li
                 step = np.array(ca.solve(jm, ca.DM(-r), "csparse").full()).ravel()
         except Exception:  # singular Jacobian: report below
             break
+        if not np.any(step) and nudges < 3:
+            # a zero step with a nonzero residual: the unknowns sit where the residual's
+            # gradient vanishes (a squared distance at a guess of 0): move them off that point
+            nudges += 1
+            w = w + 1e-2 * (1.0 + np.abs(w)) * np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+            r = residual(w)
+            norm = np.linalg.norm(r, np.inf)
+            continue
         lam = 1.0
         while lam > 1e-6:
             w_new = w + lam * step

@@ -648,3 +648,63 @@ class DamperTest(Component):
             out += [connect(self.sine.y, f.force[0]), connect(self.const.y, f.force[1]),
                     connect(self.const.y, f.force[2])]
         return out
+
+
+class Fourbar_analytic(Component):  # noqa: N801 - MultiBody's name
+    """``Examples.Loops.Fourbar_analytic``: the four-bar with a massless coupler, which
+    MultiBody builds with the ``JointSSP`` assembly (it solves the loop analytically). The same
+    mechanism here from its parts: a ``SphericalSpherical`` rod (length sqrt(1.1) m) from the
+    crank b1 to a point 0.2 m above a slider (prismatic joint along x at (1.2, 0, 0), offset
+    -0.2 m) that carries the cylinder b2. Names follow the assembly: ``jointSSP.rod1``,
+    ``jointSSP.prismatic``, ``jointSSP.rod2``. One degree of freedom: j1.phi, j1.w."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.world = World()
+        self.j1 = Revolute(n=(1, 0, 0), phi=Variable(start=0.0, fixed=True, state_priority=100),
+                           w=Variable(start=5.235987755983, fixed=True, state_priority=100))
+        self.b1 = BodyCylinder(r=(0.0, 0.5, 0.1), diameter=0.05)
+        self.b3 = FixedTranslation(r=(1.2, 0.0, 0.0))
+        self.jointSSP = _JointSSP(rod1_length=math.sqrt(1.1), n_b=(1, 0, 0), s_offset=-0.2,
+                                  rRod2_ib=(0.0, 0.2, 0.0))
+        self.b2 = BodyCylinder(r=(0.0, 0.2, 0.0), diameter=0.05)
+
+    def connections(self):
+        return [connect(self.j1.frame_b, self.b1.frame_a),
+                connect(self.j1.frame_a, self.world.frame_b),
+                connect(self.b3.frame_a, self.world.frame_b),
+                connect(self.b1.frame_b, self.jointSSP.frame_a),
+                connect(self.b3.frame_b, self.jointSSP.frame_b),
+                connect(self.b2.frame_a, self.jointSSP.frame_ib)]
+
+
+class _JointSSP(Component):
+    """The parts of MultiBody's ``Joints.Assemblies.JointSSP`` (a massless rod between two
+    spherical joints, then a prismatic joint) as ordinary joints: the compiler solves the loop
+    numerically where MultiBody's assembly solves it in closed form."""
+
+    rod1_length = Parameter(1.0, unit="m", description="length of the spherical-spherical rod")
+    n_b = Parameter((0.0, 0.0, 1.0), structural=True, unit="1", description="prismatic axis")
+    s_offset = Parameter(0.0, unit="m", description="prismatic offset")
+    rRod2_ib = Parameter((1.0, 0.0, 0.0), structural=True, unit="m",
+                         description="from frame_ib to the rod's end, in frame_ib")
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        from .interfaces import Frame
+        from .joints import SphericalSpherical
+
+        self.frame_a = Frame()
+        self.frame_b = Frame()
+        self.frame_ib = Frame()
+        self.prismatic = Prismatic(n=kw.get("n_b", (0.0, 0.0, 1.0)),
+                                   s_offset=kw.get("s_offset", 0.0), s=Variable(start=0.0))
+        self.rod1 = SphericalSpherical(rod_length=kw.get("rod1_length", 1.0))
+        self.rod2 = FixedTranslation(r=kw.get("rRod2_ib", (1.0, 0.0, 0.0)))
+
+    def connections(self):
+        return [connect(self.prismatic.frame_b, self.rod2.frame_a),
+                connect(self.rod2.frame_b, self.rod1.frame_b),
+                connect(self.prismatic.frame_a, self.frame_b),
+                connect(self.rod2.frame_a, self.frame_ib),
+                connect(self.rod1.frame_a, self.frame_a)]

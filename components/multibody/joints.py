@@ -471,8 +471,10 @@ class SphericalSpherical(Component):
         fa, fb = self.frame_a, self.frame_b
         r = vector(self.rRod_0)
         e_a = T(fa) * r / self.rod_length
-        eqs = [*vector_equations(self.rRod_0, vector(fb.r_0) - vector(fa.r_0)),
-               Eq(dot(r, r), self.rod_length**2),
+        # the constraint in the frames' positions themselves (not through rRod_0): its
+        # gradient then never vanishes at a guess of rRod_0 = 0
+        d = vector(fb.r_0) - vector(fa.r_0)
+        eqs = [*vector_equations(self.rRod_0, d), Eq(dot(d, d), self.rod_length**2),
                *vector_equations(fa.t, [0, 0, 0]), *vector_equations(fb.t, [0, 0, 0])]
         to_b = T(fb) * T(fa).T
         if float(self.m) <= 0.0:
