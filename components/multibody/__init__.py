@@ -24,6 +24,7 @@ from .joints import (
     Spherical,
     SphericalSpherical,
     Universal,
+    UniversalSpherical,
 )
 from .parts import (
     Body,
@@ -42,4 +43,5 @@ __all__ = ["Body", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Dampe
            "FixedRotation", "FixedTranslation", "Force", "ForceAndTorque", "Frame", "FreeMotion",
            "LineForceBase", "LineForceWithMass", "PointMass", "Prismatic", "Revolute",
            "RevolutePlanarLoopConstraint", "Rotor1D", "Spherical", "SphericalSpherical", "Spring",
-           "SpringDamperParallel", "Universal", "World", "WorldForce", "WorldTorque"]
+           "SpringDamperParallel", "Universal", "UniversalSpherical", "World", "WorldForce",
+           "WorldTorque"]

@@ -708,3 +708,17 @@ class _JointSSP(Component):
                 connect(self.prismatic.frame_a, self.frame_b),
                 connect(self.rod2.frame_a, self.frame_ib),
                 connect(self.rod1.frame_a, self.frame_a)]
+
+
+class FourbarUniversalSpherical(Fourbar_analytic):
+    """``Fourbar_analytic`` with its massless coupler as a ``UniversalSpherical`` rod (universal
+    joint at the crank, axis z, spherical joint at the slider) instead of a
+    ``SphericalSpherical`` one: the same mechanism (the coupler is massless either way), so
+    the same motion; ``rod.frame_ia`` follows the coupler."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        from .joints import UniversalSpherical
+
+        self.jointSSP.rod1 = UniversalSpherical(n1_a=(0, 0, 1),
+                                                rRod_ia=(math.sqrt(1.1), 0.0, 0.0))

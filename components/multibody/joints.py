@@ -489,3 +489,82 @@ class SphericalSpherical(Component):
         f_e = dot(f_cm, e_a) * e_a
         return eqs + [*vector_equations(fa.f, (f_cm - f_e) / 2 + self.f_rod * e_a),
                       *vector_equations(fb.f, to_b * ((f_cm + f_e) / 2 - self.f_rod * e_a))]
+
+
+class UniversalSpherical(Component):
+    """A massless rod from a universal joint at frame_a to a spherical joint at frame_b, with
+    a frame ``frame_ia`` fixed in the rod at the universal joint (to attach parts to the rod).
+    One distance constraint and one rod force ``f_rod``; the universal joint's first axis is
+    ``n1_a`` (fixed in frame_a), its second is perpendicular to ``n1_a`` and to the rod.
+
+    Equations (``rRod_0 = b.r_0 - a.r_0``, ``rRod_a = T_a rRod_0``, ``L = |rRod_ia|``)::
+
+        rRod_0 . rRod_0 = L^2
+        eRod_a = rRod_a / L;  e2_a = (n1_a x eRod_a)/|n1_a x eRod_a|;  e3_a = eRod_a x e2_a
+        D_a = (T_a D(rRod_0) - w_a x rRod_a) / L       (the rod direction's rate, in frame_a)
+        w_rel_ia1 = (e3_a.(n1_a x D_a)/|n1_a x eRod_a|, -e3_a.D_a, e2_a.D_a)
+        T_rel_ia = [eRod_ia e2_ia e3_ia] [eRod_a e2_a e3_a]'     (rows/columns as MultiBody)
+        ia.r_0 = a.r_0;  T_ia = T_rel_ia T_a;  w_ia = T_rel_ia w_a + R2 w_rel_ia1
+        f_ia_a = T_rel_ia' ia.f;  t_ia_a = T_rel_ia' ia.t
+        f_b_a = -f_rod eRod_a - e2_a (n1_a.t_ia_a)/(L n1_a.e3_a) + e3_a (e2_a.t_ia_a)/L
+        b.f = T_b T_a' f_b_a;  b.t = 0
+        0 = a.f + f_b_a + f_ia_a;  0 = a.t + t_ia_a + rRod_a x f_b_a
+
+    Singular when the rod is parallel to ``n1_a``. Source: ``MultiBody.Joints.UniversalSpherical``
+    (MSL 4.0, ``computeRodLength = false``, ``kinematicConstraint = true``).
+    """
+
+    n1_a = Parameter((0.0, 0.0, 1.0), structural=True, unit="1",
+                     description="axis 1 of the universal joint, fixed in frame_a")
+    rRod_ia = Parameter((1.0, 0.0, 0.0), structural=True, unit="m",
+                        description="rod from the universal to the spherical joint, in frame_ia")
+    frame_a = Frame()
+    frame_b = Frame()
+    frame_ia = Frame()
+    f_rod = Variable(unit="N", description="rod force (the rod acts on frame_b's part with "
+                     "+f_rod along the rod; positive: tension)")
+    rRod_0 = Variable(shape=3, unit="m", description="frame_a to frame_b, world frame")
+
+    def connections(self):
+        return [branch(self.frame_a, self.frame_ia)]
+
+    def equations(self):
+        import numpy as _np
+
+        fa, fb, fia = self.frame_a, self.frame_b, self.frame_ia
+        r_ia = _np.asarray([float(x) for x in self.rRod_ia])
+        length = float(_np.linalg.norm(r_ia))
+        n1 = unit_axis(self.n1_a, self)
+        e_ia = r_ia / length
+        e2_ia = _np.cross([float(x) for x in n1], e_ia)
+        if _np.linalg.norm(e2_ia) < 1e-10:
+            raise ParameterError(f"UniversalSpherical '{self.path}': rRod_ia must not be "
+                                 "parallel to n1_a.")
+        e2_ia = e2_ia / _np.linalg.norm(e2_ia)
+        e3_ia = _np.cross(e_ia, e2_ia)
+        R2 = sp.Matrix(3, 3, [sp.Float(x) if x != 0 else 0
+                              for x in _np.column_stack([e_ia, e2_ia, e3_ia]).ravel()])
+        d = vector(fb.r_0) - vector(fa.r_0)
+        r0 = vector(self.rRod_0)
+        r_a = T(fa) * r0
+        e_rod = r_a / length
+        n2 = cross(n1, e_rod)
+        len_n2 = sp.sqrt(dot(n2, n2))
+        e2 = n2 / len_n2
+        e3 = cross(e_rod, e2)
+        rate = (T(fa) * der(r0) - cross(vector(fa.w), r_a)) / length
+        w_rel_ia1 = vector([dot(e3, cross(n1, rate)) / len_n2, -dot(e3, rate), dot(e2, rate)])
+        R1 = sp.Matrix.vstack(e_rod.T, e2.T, e3.T)
+        R_rel = R2 * R1
+        f_ia_a = R_rel.T * vector(fia.f)
+        t_ia_a = R_rel.T * vector(fia.t)
+        f_b_a = -self.f_rod * e_rod - e2 * (dot(n1, t_ia_a) / (length * dot(n1, e3))) \
+            + e3 * (dot(e2, t_ia_a) / length)
+        return [*vector_equations(self.rRod_0, d), Eq(dot(d, d), length**2),
+                *vector_equations(fia.r_0, fa.r_0),
+                *vector_equations(fia.T, flat(R_rel * T(fa))),
+                *vector_equations(fia.w, R_rel * vector(fa.w) + R2 * w_rel_ia1),
+                *vector_equations(fb.f, T(fb) * T(fa).T * f_b_a),
+                *vector_equations(fb.t, [0, 0, 0]),
+                *vector_equations(vector(fa.f) + f_b_a + f_ia_a, [0, 0, 0]),
+                *vector_equations(vector(fa.t) + t_ia_a + cross(r_a, f_b_a), [0, 0, 0])]

@@ -170,3 +170,35 @@ def test_fourbar_analytic_with_a_spherical_spherical_rod(msl, energy, check_sign
     assert ours < 1e-4
     assert np.max(np.abs(sol["j1.w"] - ref["j1.w"])) > 10 * ours
     assert sol["j1.phi"][-1] == pytest.approx(40.241257616091161, abs=2e-3)
+
+
+def test_universal_spherical_rod_gives_the_same_four_bar_and_a_consistent_rod_frame(msl,
+                                                                                  check_signal):
+    """A massless coupler as a UniversalSpherical rod moves the four-bar exactly as the
+    SphericalSpherical one (and so matches the Fourbar_analytic reference); the rod frame
+    frame_ia points along the rod and its angular velocity w agrees with D(T) = -skew(w) T."""
+    from acausal.components.multibody.examples import (
+        Fourbar_analytic,
+        FourbarUniversalSpherical,
+    )
+
+    times = np.linspace(0.0, 5.0, 501)
+    ssp = compile(Fourbar_analytic()).simulate(5.0, t_eval=times, rtol=RTOL, atol=ATOL)
+    cs = compile(FourbarUniversalSpherical())
+    assert cs.state_names == ["j1.phi", "j1.w"]
+    usp = cs.simulate(5.0, t_eval=times, rtol=RTOL, atol=ATOL)
+    np.testing.assert_allclose(usp["j1.phi"], ssp["j1.phi"], atol=1e-6)
+    np.testing.assert_allclose(usp["j1.w"], ssp["j1.w"], atol=1e-6)
+    ref = msl("Fourbar_analytic")
+    check_signal("j1.phi", np.interp(ref["time"], times, usp["j1.phi"]), ref["j1.phi"])
+    T = usp["jointSSP.rod1.frame_ia.T"].reshape(3, 3, -1)
+    rod = usp["jointSSP.rod1.frame_b.r_0"] - usp["jointSSP.rod1.frame_a.r_0"]
+    along = np.einsum("ik,ik->k", T[0], rod) / np.linalg.norm(rod, axis=0)
+    np.testing.assert_allclose(along, 1.0, atol=1e-12)
+    fine = np.linspace(2.49, 2.51, 201)
+    sol = cs.simulate(2.51, t_eval=np.concatenate([[0.0], fine]), rtol=1e-11, atol=1e-13)
+    T = sol["jointSSP.rod1.frame_ia.T"].reshape(3, 3, -1)
+    w = sol["jointSSP.rod1.frame_ia.w"][:, 101]
+    dT = (T[:, :, 102] - T[:, :, 100]) / (2 * (fine[1] - fine[0]))
+    skew = np.array([[0, -w[2], w[1]], [w[2], 0, -w[0]], [-w[1], w[0], 0]])
+    assert np.max(np.abs(dT + skew @ T[:, :, 101])) < 1e-5 * np.max(np.abs(dT))
