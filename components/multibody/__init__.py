@@ -9,6 +9,7 @@ from .forces import (
     ForceAndTorque,
     LineForceBase,
     LineForceWithMass,
+    LineForceWithTwoMasses,
     Spring,
     SpringDamperParallel,
     WorldForce,
@@ -41,7 +42,7 @@ from .world import World
 
 __all__ = ["Body", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Damper", "Fixed",
            "FixedRotation", "FixedTranslation", "Force", "ForceAndTorque", "Frame", "FreeMotion",
-           "LineForceBase", "LineForceWithMass", "PointMass", "Prismatic", "Revolute",
-           "RevolutePlanarLoopConstraint", "Rotor1D", "Spherical", "SphericalSpherical", "Spring",
-           "SpringDamperParallel", "Universal", "UniversalSpherical", "World", "WorldForce",
-           "WorldTorque"]
+           "LineForceBase", "LineForceWithMass", "LineForceWithTwoMasses", "PointMass",
+           "Prismatic", "Revolute", "RevolutePlanarLoopConstraint", "Rotor1D", "Spherical",
+           "SphericalSpherical", "Spring", "SpringDamperParallel", "Universal",
+           "UniversalSpherical", "World", "WorldForce", "WorldTorque"]

@@ -722,3 +722,43 @@ class FourbarUniversalSpherical(Fourbar_analytic):
 
         self.jointSSP.rod1 = UniversalSpherical(n1_a=(0, 0, 1),
                                                 rRod_ia=(math.sqrt(1.1), 0.0, 0.0))
+
+
+class LineForceWithTwoMasses(Component):
+    """``Examples.Elementary.LineForceWithTwoMasses``: two identical systems, each a steel box
+    (0.7 m) on a revolute joint whose tip is tied to a fixed point by a damped (d = 3 N.s/m)
+    cylinder with two 1 kg masses 0.2 m from its ends. MultiBody builds the first cylinder
+    from the ``JointUPS`` assembly with point masses on its frames and the second with
+    ``LineForceWithTwoMasses``; the reference shows both move identically (to 1e-14).
+    ``JointUPS`` is not in acausal's library: both systems here use
+    ``LineForceWithTwoMasses`` (``revolute1`` is the first system's joint, at z = 0, and
+    ``revolute2`` the second's, at z = 0.3 m)."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.world = World()
+        for k, z in ((1, 0.0), (2, 0.3)):
+            setattr(self, f"revolute{k}", Revolute(phi=Variable(start=0.0, fixed=True),
+                                                   w=Variable(start=0.0, fixed=True)))
+            setattr(self, f"bodyBox{k}", BodyBox(r=(0.7, 0.0, 0.0)))
+            setattr(self, f"rod_pivot{k}", FixedTranslation(r=(0.0, 0.3, z)))
+            setattr(self, f"rod_anchor{k}", FixedTranslation(r=(0.0, -0.9, z)))
+            setattr(self, f"damper{k}", translational.Damper(d=3.0))
+            setattr(self, f"lineForce{k}", forces.LineForceWithTwoMasses(
+                L_a=0.2, L_b=0.2, m_a=1.0, m_b=1.0))
+
+    def connections(self):
+        out = []
+        for k in (1, 2):
+            rev, box = getattr(self, f"revolute{k}"), getattr(self, f"bodyBox{k}")
+            pivot, anchor = getattr(self, f"rod_pivot{k}"), getattr(self, f"rod_anchor{k}")
+            damper, line = getattr(self, f"damper{k}"), getattr(self, f"lineForce{k}")
+            out += [connect(self.world.frame_b, pivot.frame_a),
+                    connect(pivot.frame_b, rev.frame_a),
+                    connect(rev.frame_b, box.frame_a),
+                    connect(self.world.frame_b, anchor.frame_a),
+                    connect(line.frame_a, anchor.frame_b),
+                    connect(line.frame_b, box.frame_b),
+                    connect(line.flange_b, damper.flange_b),
+                    connect(line.flange_a, damper.flange_a)]
+        return out

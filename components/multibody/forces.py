@@ -308,3 +308,50 @@ class Force(ForceAndTorque):
         from acausal import connect
 
         return [connect(c.y, i) for c, i in zip(self.no_torque, self.torque)]
+
+
+class LineForceWithTwoMasses(LineForceBase):
+    """A line force (1-D translational components between ``flange_a``, at ``s = 0``, and
+    ``flange_b``, at ``s = length``) with two point masses on the line: ``m_a`` at ``L_a``
+    from frame_a and ``m_b`` at ``L_b`` from frame_b, as the two halves of a hydraulic or
+    pneumatic cylinder (MultiBody ``Forces.LineForceWithTwoMasses``). The masses' inertia
+    across the line is carried by the frames.
+
+    Equations (``f_a = flange_a.f``, ``f_b = flange_b.f``; ``e = e_rel_0``)::
+
+        r_CM1 = a.r_0 + e L_a;  r_CM2 = b.r_0 - e L_b
+        ag_1 = D(D(r_CM1)) - g(r_CM1);  ag_2 = D(D(r_CM2)) - g(r_CM2)
+        aux = ag_1 m_a L_a/length - ag_2 m_b L_b/length;  aux_perp = aux - (aux.e) e
+        a.f = T_a (m_a ag_1 - aux_perp - e f_a);  b.f = T_b (m_b ag_2 + aux_perp - e f_b)
+    """
+
+    m_a = Parameter(0.0, structural=True, unit="kg", min=0.0, description="mass near frame_a")
+    m_b = Parameter(0.0, structural=True, unit="kg", min=0.0, description="mass near frame_b")
+    L_a = Parameter(0.0, structural=True, unit="m", description="m_a's distance from frame_a")
+    L_b = Parameter(0.0, structural=True, unit="m", description="m_b's distance from frame_b")
+    world = Outer(World)
+    flange_a = translational.Flange()
+    flange_b = translational.Flange()
+    r_CM1_0 = Variable(shape=3, unit="m", description="position of m_a (world frame)")
+    r_CM2_0 = Variable(shape=3, unit="m", description="position of m_b (world frame)")
+    v_CM1_0 = Variable(shape=3, unit="m/s", description="velocity of m_a")
+    v_CM2_0 = Variable(shape=3, unit="m/s", description="velocity of m_b")
+
+    def equations(self):
+        fa, fb = self.frame_a, self.frame_b
+        e = vector(self.e_rel_0)
+        m_a, m_b = float(self.m_a), float(self.m_b)
+        L_a, L_b = float(self.L_a), float(self.L_b)
+        r1, r2 = vector(self.r_CM1_0), vector(self.r_CM2_0)
+        g = self.world.gravity_acceleration
+        ag1 = der(self.v_CM1_0) - g(r1)
+        ag2 = der(self.v_CM2_0) - g(r2)
+        aux = ag1 * (m_a * L_a) / self.length - ag2 * (m_b * L_b) / self.length
+        aux_perp = aux - aux.dot(e) * e
+        return [*super().equations(), Eq(self.flange_a.s, 0), Eq(self.flange_b.s, self.length),
+                *vector_equations(r1, vector(fa.r_0) + e * L_a),
+                *vector_equations(r2, vector(fb.r_0) - e * L_b),
+                *vector_equations(der(self.r_CM1_0), self.v_CM1_0),
+                *vector_equations(der(self.r_CM2_0), self.v_CM2_0),
+                *vector_equations(fa.f, T(fa) * (m_a * ag1 - aux_perp - e * self.flange_a.f)),
+                *vector_equations(fb.f, T(fb) * (m_b * ag2 + aux_perp - e * self.flange_b.f))]

@@ -109,7 +109,7 @@ def test_free_body_result_does_not_depend_on_the_tolerance(free_body, msl):
 
 
 @pytest.mark.parametrize("model", ["PendulumWithSpringDamper", "SpringDamperSystem",
-                                   "ThreeSprings", "ForceAndTorque"])
+                                   "ThreeSprings", "ForceAndTorque", "LineForceWithTwoMasses"])
 def test_elementary_model_over_its_whole_span(model, compare):
     from acausal.components.multibody import examples
 
