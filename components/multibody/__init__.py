@@ -36,6 +36,7 @@ from .parts import (
     FixedRotation,
     FixedTranslation,
     PointMass,
+    RollingWheel,
     Rotor1D,
 )
 from .world import World
@@ -43,6 +44,6 @@ from .world import World
 __all__ = ["Body", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Damper", "Fixed",
            "FixedRotation", "FixedTranslation", "Force", "ForceAndTorque", "Frame", "FreeMotion",
            "LineForceBase", "LineForceWithMass", "LineForceWithTwoMasses", "PointMass",
-           "Prismatic", "Revolute", "RevolutePlanarLoopConstraint", "Rotor1D", "Spherical",
-           "SphericalSpherical", "Spring", "SpringDamperParallel", "Universal",
+           "Prismatic", "Revolute", "RevolutePlanarLoopConstraint", "RollingWheel", "Rotor1D",
+           "Spherical", "SphericalSpherical", "Spring", "SpringDamperParallel", "Universal",
            "UniversalSpherical", "World", "WorldForce", "WorldTorque"]

@@ -762,3 +762,19 @@ class LineForceWithTwoMasses(Component):
                     connect(line.flange_b, damper.flange_b),
                     connect(line.flange_a, damper.flange_a)]
         return out
+
+
+class RollingWheel(Component):
+    """``Examples.Elementary.RollingWheel``: a wheel (radius 0.3 m, 2 kg, I_axis 0.06,
+    I_long 0.12 kg m2) rolling without slip, started upright at (0.2, 0.2) spinning at 5 rad/s
+    with a roll rate of 1 rad/s; gravity along -z."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        from .parts import RollingWheel as Wheel
+
+        self.world = World(n=[0.0, 0.0, -1.0])
+        self.wheel1 = Wheel(radius=0.3, m=2.0, I_axis=0.06, I_long=0.12,
+                                   x=Variable(start=0.2, fixed=True),
+                                   y=Variable(start=0.2, fixed=True),
+                                   der_angles=Variable(start=[0.0, 5.0, 1.0], fixed=True))

@@ -585,3 +585,42 @@ class Rotor1D(Component):
                 *vector_equations(fa.f, [0, 0, 0]),
                 *vector_equations(fa.t, cross(vector(fa.w), self.J * e * self.w)
                                   - e * self.J * spin_of_carrier)]
+
+
+class RollingWheel(Component):
+    """A wheel (mass ``m``, inertia ``I_axis`` about its axis and ``I_long`` across it)
+    rolling without slip on the ground z = 0 (MultiBody ``Parts.RollingWheel``): a
+    :class:`Body` at the centre plus :class:`~acausal.components.multibody.joints.RollingWheel`.
+    Its coordinates ``x, y, angles, der_angles`` start fixed (MultiBody's defaults: 0). Put
+    the world's gravity along -z (``World(n=(0, 0, -1))``).
+    """
+
+    radius = Parameter(0.3, unit="m", min=0.0, description="wheel radius")
+    m = Parameter(1.0, unit="kg", min=0.0, description="wheel mass")
+    I_axis = Parameter(1.0, structural=True, unit="kg.m2", description="inertia about the axis")
+    I_long = Parameter(1.0, structural=True, unit="kg.m2", description="inertia across the axis")
+    frame_a = Frame()
+    x = Variable(start=0.0, fixed=True, unit="m", state_priority=10)
+    y = Variable(start=0.0, fixed=True, unit="m", state_priority=10)
+    angles = Variable(shape=3, start=0.0, fixed=True, unit="rad", state_priority=10)
+    der_angles = Variable(shape=3, start=0.0, fixed=True, unit="rad/s", state_priority=10)
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        from .joints import RollingWheel as RollingWheelJoint
+
+        self.body = Body(r_CM=(0.0, 0.0, 0.0), m=kw.get("m", 1.0),
+                         I_11=kw.get("I_long", 1.0), I_22=kw.get("I_axis", 1.0),
+                         I_33=kw.get("I_long", 1.0))
+        self.rollingWheel = RollingWheelJoint(radius=kw.get("radius", 0.3))
+
+    def connections(self):
+        from acausal import connect
+
+        return [connect(self.body.frame_a, self.frame_a),
+                connect(self.rollingWheel.frame_a, self.frame_a)]
+
+    def equations(self):
+        j = self.rollingWheel
+        return [Eq(j.x, self.x), Eq(j.y, self.y), *vector_equations(j.angles, self.angles),
+                *vector_equations(j.der_angles, self.der_angles)]

@@ -75,13 +75,14 @@ def energy():
     return mechanical_energy
 
 
-def mechanical_energy(sol, compiled, bodies: list, g: float = 9.80665, up: int = 1) -> np.ndarray:
+def mechanical_energy(sol, compiled, bodies: list, g: float = 9.80665, up: int = 1,
+                      split: bool = False):
     """Kinetic plus potential energy of ``Body``-like parts (uniform gravity along -axis ``up``)
     from their frame_a positions, velocities, orientations and angular velocities in a
     solution: an invariant independent of how the equations were solved. ``bodies`` are the
     bound parts (their mass is read from the compiled parameters, their geometry from the
-    part)."""
-    total = 0.0
+    part). ``split=True`` returns (kinetic, potential) instead of their sum."""
+    kinetic = potential = 0.0
     values = compiled.parameters()
     for body in bodies:
         name = body.path
@@ -94,6 +95,7 @@ def mechanical_energy(sol, compiled, bodies: list, g: float = 9.80665, up: int =
         r0 = np.asarray(sol[f"{name}.r_0"]).T
         v_cm = v0 + np.einsum("kji,kj->ki", T, np.cross(w, r_cm))
         h_cm = r0[:, up] + np.einsum("kji,j->ki", T, r_cm)[:, up]
-        total = total + 0.5 * m * np.sum(v_cm**2, axis=1) \
-            + 0.5 * np.einsum("ki,ij,kj->k", w, inertia, w) + m * g * h_cm
-    return total
+        kinetic = kinetic + 0.5 * m * np.sum(v_cm**2, axis=1) \
+            + 0.5 * np.einsum("ki,ij,kj->k", w, inertia, w)
+        potential = potential + m * g * h_cm
+    return (kinetic, potential) if split else kinetic + potential
