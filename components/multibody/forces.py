@@ -97,7 +97,19 @@ class LineForceBase(Component):
                 *vector_equations(fb.f, T(fb) * (m * length_fraction * ag - e * f_b))]
 
 
-class LineForceWithMass(LineForceBase):
+class _LineMass(LineForceBase):
+    """A line force with an optional point mass ``m`` at ``length_fraction`` of the line (the
+    declarations :meth:`LineForceBase.line_load` needs)."""
+
+    m = Parameter(0.0, structural=True, unit="kg", min=0.0, description="mass on the line")
+    length_fraction = Parameter(0.5, structural=True, unit="1",
+                                description="position of the mass: fraction of the length")
+    world = Outer(World)
+    r_CM_0 = Variable(shape=3, unit="m", description="position of the mass (0 without mass)")
+    v_CM_0 = Variable(shape=3, unit="m/s", description="velocity of the mass")
+
+
+class LineForceWithMass(_LineMass):
     """A line force whose law is given by 1-D translational components between ``flange_a``
     (at ``s = 0``) and ``flange_b`` (at ``s = length``), with an optional point mass ``m`` at
     ``length_fraction`` of the line (MultiBody ``Forces.LineForceWithMass``). Connect both
@@ -107,12 +119,6 @@ class LineForceWithMass(LineForceBase):
     and :meth:`LineForceBase.line_load` with ``f_a = flange_a.f``, ``f_b = flange_b.f``.
     """
 
-    m = Parameter(0.0, structural=True, unit="kg", min=0.0, description="mass on the line")
-    length_fraction = Parameter(0.5, structural=True, unit="1",
-                                description="position of the mass: fraction of the length")
-    world = Outer(World)
-    r_CM_0 = Variable(shape=3, unit="m", description="position of the mass (0 without mass)")
-    v_CM_0 = Variable(shape=3, unit="m/s", description="velocity of the mass")
     flange_a = translational.Flange()
     flange_b = translational.Flange()
 
@@ -122,15 +128,9 @@ class LineForceWithMass(LineForceBase):
                                 self.length_fraction)]
 
 
-class _TensionForce(LineForceBase):
+class _TensionForce(_LineMass):
     """A line force with a scalar tension ``f`` given by :meth:`tension`."""
 
-    m = Parameter(0.0, structural=True, unit="kg", min=0.0, description="mass on the line")
-    length_fraction = Parameter(0.5, structural=True, unit="1",
-                                description="position of the mass: fraction of the length")
-    world = Outer(World)
-    r_CM_0 = Variable(shape=3, unit="m", description="position of the mass (0 without mass)")
-    v_CM_0 = Variable(shape=3, unit="m/s", description="velocity of the mass")
     f = Variable(unit="N", description="tension along the line (positive: pulls together)")
 
     def tension(self):
