@@ -97,7 +97,7 @@ def test_line_dampers_with_a_sine_force_and_the_heat_they_dissipate(compare):
     from acausal.components.multibody.examples import DamperTest
 
     cs = compile(DamperTest())
-    sol, _ = compare(cs, "Damper", rtol=RTOL, atol=ATOL)
+    sol = cs.simulate(7.0, dt=0.0014, rtol=RTOL, atol=ATOL)
     # MultiBody's condition for damper2.d: the initial acceleration is 0.2 m/s2
     assert sol["prismatic2.a"][0] == pytest.approx(0.2, abs=1e-9)
     # the heat in the capacitor is the damper's dissipated work: C dT = integral d v^2 dt
@@ -106,3 +106,4 @@ def test_line_dampers_with_a_sine_force_and_the_heat_they_dissipate(compare):
     # (the trapezoidal rule on the 1.4 ms output grid is good to about 2e-5 J of 23 J)
     np.testing.assert_allclose(100.0 * (sol["heatCapacitor.T"] - 293.15), 10.0 * work,
                                atol=1e-4)
+    compare(cs, "Damper", rtol=RTOL, atol=ATOL)
