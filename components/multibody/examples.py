@@ -683,9 +683,11 @@ class _JointSSP(Component):
     spherical joints, then a prismatic joint) as ordinary joints: the compiler solves the loop
     numerically where MultiBody's assembly solves it in closed form."""
 
-    rod1_length = Parameter(1.0, unit="m", description="length of the spherical-spherical rod")
+    # structural: they are handed to the parts when the model is built
+    rod1_length = Parameter(1.0, structural=True, unit="m",
+                            description="length of the spherical-spherical rod")
     n_b = Parameter((0.0, 0.0, 1.0), structural=True, unit="1", description="prismatic axis")
-    s_offset = Parameter(0.0, unit="m", description="prismatic offset")
+    s_offset = Parameter(0.0, structural=True, unit="m", description="prismatic offset")
     rRod2_ib = Parameter((1.0, 0.0, 0.0), structural=True, unit="m",
                          description="from frame_ib to the rod's end, in frame_ib")
 

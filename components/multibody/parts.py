@@ -595,8 +595,10 @@ class RollingWheel(Component):
     the world's gravity along -z (``World(n=(0, 0, -1))``).
     """
 
-    radius = Parameter(0.3, unit="m", min=0.0, description="wheel radius")
-    m = Parameter(1.0, unit="kg", min=0.0, description="wheel mass")
+    # structural: handed to the body and the joint when the model is built (change
+    # wheel1.body.m or wheel1.rollingWheel.radius to vary them without recompiling)
+    radius = Parameter(0.3, structural=True, unit="m", description="wheel radius")
+    m = Parameter(1.0, structural=True, unit="kg", description="wheel mass")
     I_axis = Parameter(1.0, structural=True, unit="kg.m2", description="inertia about the axis")
     I_long = Parameter(1.0, structural=True, unit="kg.m2", description="inertia across the axis")
     frame_a = Frame()
