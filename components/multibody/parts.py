@@ -533,7 +533,8 @@ class PointMass(Component):
     a_0 = Variable(shape=3, unit="m/s2", description="acceleration D(v_0)")
 
     def connections(self):
-        return [potential_root(self.frame_a)]
+        # the least preferred root (MultiBody: priority 10000): a body at the same frame orients it
+        return [potential_root(self.frame_a, priority=10000)]
 
     def equations(self):
         fa = self.frame_a

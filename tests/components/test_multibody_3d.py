@@ -164,3 +164,24 @@ def test_sensors_read_kinematics_and_the_cut_force_without_loading_the_frames():
     a_cm = 0.5 * np.array([-np.sin(phi) * a - np.cos(phi) * w**2,
                            np.cos(phi) * a - np.sin(phi) * w**2])
     np.testing.assert_allclose(sol["cut.force"][:2], a_cm + [[0.0], [9.81]], atol=1e-8)
+
+
+def test_a_body_not_a_point_mass_carries_a_shared_frame_s_orientation():
+    """MultiBody gives PointMass the lowest root priority: where it shares a frame with a Body
+    (a free body carrying an extra point mass), the Body's quaternions orient the frame."""
+    from acausal.flatten import flatten
+
+    class Carrier(Component):
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            self.world = mb.World(gravity_type="NoGravity")
+            self.point = mb.PointMass(m=0.5)
+            self.body = mb.Body(m=1.0, r_CM=(0.1, 0.0, 0.0))
+
+        def connections(self):
+            return [connect(self.point.frame_a, self.body.frame_a)]
+
+    model = Carrier()
+    flatten(model)
+    assert model.body.frame_a._graph_root and not model.point.frame_a._graph_root
+    assert {"body.Q[0]", "body.Q[1]", "body.Q[2]"} <= set(compile(Carrier()).state_names)
