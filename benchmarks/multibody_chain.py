@@ -23,6 +23,7 @@ import numpy as np
 
 from acausal import Component, Variable, compile, connect
 from acausal.components.multibody import BodyShape, Revolute, World
+from acausal.components.multibody.energy import mechanical_energy
 
 
 class Chain(Component):
@@ -46,21 +47,6 @@ class Chain(Component):
         return out
 
 
-def energy(sol, model: Chain) -> np.ndarray:
-    total = 0.0
-    for link in model.links:
-        name = link.path
-        T = sol[f"{name}.frame_a.T"].reshape(3, 3, -1).transpose(2, 0, 1)
-        w = sol[f"{name}.w_a"].T
-        r_cm = np.array([0.25, 0.0, 0.0])
-        v_cm = sol[f"{name}.v_0"].T + np.einsum("kji,kj->ki", T, np.cross(w, r_cm))
-        h = sol[f"{name}.r_0"].T[:, 1] + np.einsum("kji,j->ki", T, r_cm)[:, 1]
-        inertia = np.diag([0.001, 0.02, 0.02])
-        total = total + 0.5 * np.sum(v_cm**2, axis=1) \
-            + 0.5 * np.einsum("ki,ij,kj->k", w, inertia, w) + 9.80665 * h
-    return total
-
-
 def run(n: int, repeat: int) -> dict:
     best_compile = best_sim = np.inf
     for _ in range(repeat):
@@ -71,7 +57,7 @@ def run(n: int, repeat: int) -> dict:
         t0 = time.perf_counter()
         sol = cs.simulate(2.0, rtol=1e-6, atol=1e-8)
         best_sim = min(best_sim, time.perf_counter() - t0)
-    e = energy(sol, model)
+    e = mechanical_energy(sol, cs, model.links)
     return dict(N=n, states=cs.n_states, compile_s=best_compile, simulate_s=best_sim,
                 energy_change=float(e[-1] - e[0]))
 

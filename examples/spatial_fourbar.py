@@ -20,23 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from acausal import compile
+from acausal.components.multibody.energy import mechanical_energy
 from acausal.components.multibody.examples import Fourbar1
-
-
-def energy(sol, system, model) -> np.ndarray:
-    """Kinetic plus potential energy of the three cylinders (uniform gravity along -y)."""
-    total = 0.0
-    for body in (model.b1, model.b2, model.b3):
-        m = system.parameters()[f"{body.path}.m"]
-        r_cm = np.array([float(x) for x in body.r_CM])
-        inertia = np.array(body.inertia().evalf(), dtype=float)
-        T = sol[f"{body.path}.frame_a.T"].reshape(3, 3, -1).transpose(2, 0, 1)
-        w = sol[f"{body.path}.w_a"].T
-        v_cm = sol[f"{body.path}.v_0"].T + np.einsum("kji,kj->ki", T, np.cross(w, r_cm))
-        height = sol[f"{body.path}.r_0"].T[:, 1] + np.einsum("kji,j->ki", T, r_cm)[:, 1]
-        total = total + 0.5 * m * np.sum(v_cm**2, axis=1) \
-            + 0.5 * np.einsum("ki,ij,kj->k", w, inertia, w) + 9.80665 * m * height
-    return total
 
 
 def main(out_dir: Path = Path(".")) -> int:
@@ -48,7 +33,7 @@ def main(out_dir: Path = Path(".")) -> int:
     print(f"\nloop closed by connect({loop.a.path}, {loop.b.path}) through "
           + ", ".join(loop.components))
     sol = system.simulate(5.0, dt=0.01, rtol=1e-9, atol=1e-11)
-    e = energy(sol, system, model)
+    e = mechanical_energy(sol, system, [model.b1, model.b2, model.b3])
     for tk in (1.0, 2.5, 5.0):
         k = int(np.argmin(np.abs(sol.t - tk)))
         print(f"t = {sol.t[k]:3.1f} s: j1.phi {sol['j1.phi'][k]:+9.4f} rad, "

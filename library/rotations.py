@@ -85,6 +85,19 @@ def axes_rotations(sequence: Sequence[int], angles: Sequence) -> sp.Matrix:
     return T
 
 
+def start_rotation(sequence: Sequence[int], angles: Sequence[float]) -> sp.Matrix:
+    """:func:`axes_rotations` of numbers (a start orientation ``angles_start`` about
+    ``sequence_start``), as sympy Floats."""
+    return axes_rotations([int(k) for k in sequence], [sp.Float(float(a)) for a in angles])
+
+
+def start_quaternion(sequence: Sequence[int], angles: Sequence[float]) -> tuple[float, ...]:
+    """The quaternion (scalar last) of :func:`start_rotation`: a start value for ``Q``."""
+    import numpy as np
+
+    return quaternion_of(np.array(start_rotation(sequence, angles).evalf(), dtype=float))
+
+
 def axes_rotations_angular_velocity(sequence: Sequence[int], angles: Sequence,
                                     rates: Sequence) -> sp.Matrix:
     """``w`` (resolved in the rotated frame) of :func:`axes_rotations` with angle rates."""

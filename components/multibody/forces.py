@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from acausal import Component, Eq, Outer, Parameter, Variable, der, root
+from acausal import Component, Eq, Outer, Parameter, Variable, connect, der, root
+from acausal.errors import ParameterError
 from acausal.library.rotations import cross, vector
 
 from .. import thermal, translational
@@ -193,57 +194,74 @@ def _signal(inputs) -> sp.Matrix:
     return vector([i.u for i in inputs])
 
 
-class WorldForce(Component):
-    """A force given by the 3 signals ``force`` acting on the part at frame_b, resolved in
-    ``resolve_in_frame`` = ``"world"`` (default), ``"frame_b"`` or ``"frame_resolve"``
-    (MultiBody ``Forces.WorldForce``): ``b.f = -T_b force`` (world), ``-force`` (frame_b),
-    ``-T_b T_r' force`` (frame_resolve); ``b.t = 0``."""
+def _resolve_option(element, overrides: dict, allowed: tuple) -> None:
+    """Check ``resolve_in_frame`` when the element is created and add the connector
+    ``frame_resolve`` (which must be connected) when it is asked for."""
+    value = overrides.get("resolve_in_frame",
+                          element._class_declarations()["resolve_in_frame"].default)
+    if value not in allowed:
+        raise ParameterError(f"{type(element).__name__}: resolve_in_frame must be one of "
+                             f"{', '.join(allowed)}, got {value!r}.")
+    if value == "frame_resolve":
+        element.frame_resolve = Frame(required=True)
 
+
+def _resolve_frame_load(element) -> list:
+    """``frame_resolve`` (when there is one) only tells a direction: it takes no load."""
+    if element.resolve_in_frame != "frame_resolve":
+        return []
+    fr = element.frame_resolve
+    return [*vector_equations(fr.f, [0, 0, 0]), *vector_equations(fr.t, [0, 0, 0])]
+
+
+def _in_world(element, v: sp.Matrix) -> sp.Matrix:
+    """The signal vector ``v``, given in the element's ``resolve_in_frame``, in the world
+    frame."""
+    how = element.resolve_in_frame
+    return v if how == "world" else T(getattr(element, how)).T * v
+
+
+class _WorldLoad(Component):
+    """A force or torque on the part at frame_b from 3 signals, resolved in
+    ``resolve_in_frame``; the signal inputs are named by ``signal``."""
+
+    signal = "force"
     resolve_in_frame = Parameter("world", description=" | ".join(RESOLVE_B))
     frame_b = Frame()
 
     def __init__(self, **overrides):
         super().__init__(**overrides)
-        self.force = [RealInput() for _ in range(3)]
-        if overrides.get("resolve_in_frame") == "frame_resolve":
-            self.frame_resolve = Frame()
+        setattr(self, self.signal, [RealInput() for _ in range(3)])
+        _resolve_option(self, overrides, RESOLVE_B)
+
+    def load(self) -> sp.Matrix:
+        """The load resolved in frame_b."""
+        return T(self.frame_b) * _in_world(self, _signal(getattr(self, self.signal)))
+
+
+class WorldForce(_WorldLoad):
+    """A force given by the 3 signals ``force`` acting on the part at frame_b, resolved in
+    ``resolve_in_frame`` = ``"world"`` (default), ``"frame_b"`` or ``"frame_resolve"``
+    (MultiBody ``Forces.WorldForce``): ``b.f = -T_b force_0``, ``b.t = 0`` (``force_0``: the
+    force resolved in the world frame)."""
 
     def equations(self):
         fb = self.frame_b
-        F = _signal(self.force)
-        eqs = vector_equations(fb.t, [0, 0, 0])
-        return eqs + vector_equations(fb.f, -_resolved_in_b(self, F))
+        return [*vector_equations(fb.t, [0, 0, 0]), *vector_equations(fb.f, -self.load()),
+                *_resolve_frame_load(self)]
 
 
-class WorldTorque(WorldForce):
+class WorldTorque(_WorldLoad):
     """A torque given by the 3 signals ``torque`` acting on the part at frame_b, resolved as in
-    :class:`WorldForce` (MultiBody ``Forces.WorldTorque``): ``b.t = -T_b torque`` ...,
+    :class:`WorldForce` (MultiBody ``Forces.WorldTorque``): ``b.t = -T_b torque_0``,
     ``b.f = 0``."""
 
-    def __init__(self, **overrides):
-        super().__init__(**overrides)
-        self.torque = self.force
+    signal = "torque"
 
     def equations(self):
         fb = self.frame_b
-        tau = _signal(self.torque)
-        return vector_equations(fb.f, [0, 0, 0]) + vector_equations(fb.t,
-                                                                    -_resolved_in_b(self, tau))
-
-
-def _resolved_in_b(element, v: sp.Matrix) -> sp.Matrix:
-    """The signal vector ``v`` (given in the element's ``resolve_in_frame``) in frame_b."""
-    fb = element.frame_b
-    how = element.resolve_in_frame
-    if how == "world":
-        return T(fb) * v
-    if how == "frame_b":
-        return v
-    if how == "frame_a":
-        return T(fb) * T(element.frame_a).T * v
-    if how == "frame_resolve":
-        return T(fb) * T(element.frame_resolve).T * v
-    raise ValueError(f"{type(element).__name__} '{element.path}': resolve_in_frame={how!r}")
+        return [*vector_equations(fb.f, [0, 0, 0]), *vector_equations(fb.t, -self.load()),
+                *_resolve_frame_load(self)]
 
 
 class ForceAndTorque(Component):
@@ -267,30 +285,17 @@ class ForceAndTorque(Component):
         super().__init__(**overrides)
         self.force = [RealInput() for _ in range(3)]
         self.torque = [RealInput() for _ in range(3)]
-        if overrides.get("resolve_in_frame") == "frame_resolve":
-            self.frame_resolve = Frame()
-
-    def _world(self, v: sp.Matrix) -> sp.Matrix:
-        how = self.resolve_in_frame
-        if how not in RESOLVE_AB:
-            raise ValueError(f"ForceAndTorque '{self.path}': resolve_in_frame={how!r} is not "
-                             "one of " + ", ".join(RESOLVE_AB))
-        if how == "world":
-            return v
-        return T(getattr(self, how)).T * v
+        _resolve_option(self, overrides, RESOLVE_AB)
 
     def equations(self):
         fa, fb = self.frame_a, self.frame_b
-        F0 = self._world(_signal(self.force))
-        M0 = self._world(_signal(self.torque))
+        F0 = _in_world(self, _signal(self.force))
+        M0 = _in_world(self, _signal(self.torque))
         r0 = vector(fb.r_0) - vector(fa.r_0)
-        eqs = [*vector_equations(fb.f, -T(fb) * F0), *vector_equations(fb.t, -T(fb) * M0),
-               *vector_equations(fa.f, T(fa) * F0),
-               *vector_equations(fa.t, T(fa) * (M0 + cross(r0, F0)))]
-        if self.resolve_in_frame == "frame_resolve":
-            eqs += [*vector_equations(self.frame_resolve.f, [0, 0, 0]),
-                    *vector_equations(self.frame_resolve.t, [0, 0, 0])]
-        return eqs
+        return [*vector_equations(fb.f, -T(fb) * F0), *vector_equations(fb.t, -T(fb) * M0),
+                *vector_equations(fa.f, T(fa) * F0),
+                *vector_equations(fa.t, T(fa) * (M0 + cross(r0, F0))),
+                *_resolve_frame_load(self)]
 
 
 class Force(ForceAndTorque):
@@ -305,8 +310,6 @@ class Force(ForceAndTorque):
         self.no_torque = [Constant(k=0.0) for _ in range(3)]
 
     def connections(self):
-        from acausal import connect
-
         return [connect(c.y, i) for c, i in zip(self.no_torque, self.torque)]
 
 

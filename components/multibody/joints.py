@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from acausal import Component, Eq, Outer, Parameter, Variable, branch, der, rooted
+from acausal import Component, Eq, Outer, Parameter, Variable, branch, connect, der, root, rooted
 from acausal.errors import ParameterError
 from acausal.library.rotations import (
     axes_rotations,
@@ -35,7 +35,8 @@ from acausal.library.rotations import (
     orientation_difference,
     planar_rotation,
     quaternion_angular_velocity,
-    quaternion_of,
+    start_quaternion,
+    start_rotation,
     vector,
 )
 
@@ -216,14 +217,10 @@ class Spherical(Component):
                 *vector_equations(vector(fa.f) + T(fa) * T(fb).T * vector(fb.f), [0, 0, 0]),
                 *vector_equations(fa.t, [0, 0, 0]), *vector_equations(fb.t, [0, 0, 0])]
 
-    def _relative_start(self) -> sp.Matrix:
-        return axes_rotations([int(s) for s in self.sequence_start],
-                              [sp.Float(float(a)) for a in self.angles_start])
-
     def initial_equations(self):
         fa, fb = self.frame_a, self.frame_b
         eqs = []
-        R0 = self._relative_start()
+        R0 = start_rotation(self.sequence_start, self.angles_start)
         if self.angles_fixed:
             eqs += orientation_difference(R0 * T(fa), T(fb))
         if self.w_rel_a_fixed:
@@ -261,8 +258,6 @@ class Universal(Component):
         self.revolute_b = Revolute(n=overrides.get("n_b", (0.0, 1.0, 0.0)))
 
     def connections(self):
-        from acausal import connect
-
         return [connect(self.frame_a, self.revolute_a.frame_a),
                 connect(self.revolute_a.frame_b, self.revolute_b.frame_a),
                 connect(self.revolute_b.frame_b, self.frame_b)]
@@ -302,8 +297,6 @@ class Cylindrical(Component):
         self.revolute = Revolute(n=n)
 
     def connections(self):
-        from acausal import connect
-
         return [connect(self.frame_a, self.prismatic.frame_a),
                 connect(self.prismatic.frame_b, self.revolute.frame_a),
                 connect(self.revolute.frame_b, self.frame_b)]
@@ -355,10 +348,8 @@ class FreeMotion(Component):
     def __init__(self, **overrides):
         super().__init__(**overrides)
         if "angles_start" in overrides and "Q" not in overrides:
-            R0 = axes_rotations([int(s) for s in overrides.get("sequence_start", (1, 2, 3))],
-                                [sp.Float(float(a)) for a in overrides["angles_start"]])
-            self._overrides["Q"] = Variable(start=quaternion_of(
-                np.array(R0.evalf(), dtype=float)))
+            self._overrides["Q"] = Variable(start=start_quaternion(
+                overrides.get("sequence_start", (1, 2, 3)), overrides["angles_start"]))
 
     def connections(self):
         return [branch(self.frame_a, self.frame_b)] if self.enforce_states else []
@@ -383,8 +374,7 @@ class FreeMotion(Component):
     def initial_equations(self):
         fa, fb = self.frame_a, self.frame_b
         eqs = []
-        R0 = axes_rotations([int(s) for s in self.sequence_start],
-                            [sp.Float(float(a)) for a in self.angles_start])
+        R0 = start_rotation(self.sequence_start, self.angles_start)
         if self.angles_fixed:
             eqs += orientation_difference(R0 * T(fa), T(fb))
         if self.w_rel_a_fixed:
@@ -530,21 +520,19 @@ class UniversalSpherical(Component):
         return [branch(self.frame_a, self.frame_ia)]
 
     def equations(self):
-        import numpy as _np
-
         fa, fb, fia = self.frame_a, self.frame_b, self.frame_ia
-        r_ia = _np.asarray([float(x) for x in self.rRod_ia])
-        length = float(_np.linalg.norm(r_ia))
+        r_ia = np.asarray([float(x) for x in self.rRod_ia])
+        length = float(np.linalg.norm(r_ia))
         n1 = unit_axis(self.n1_a, self)
         e_ia = r_ia / length
-        e2_ia = _np.cross([float(x) for x in n1], e_ia)
-        if _np.linalg.norm(e2_ia) < 1e-10:
+        e2_ia = np.cross([float(x) for x in n1], e_ia)
+        if np.linalg.norm(e2_ia) < 1e-10:
             raise ParameterError(f"UniversalSpherical '{self.path}': rRod_ia must not be "
                                  "parallel to n1_a.")
-        e2_ia = e2_ia / _np.linalg.norm(e2_ia)
-        e3_ia = _np.cross(e_ia, e2_ia)
+        e2_ia = e2_ia / np.linalg.norm(e2_ia)
+        e3_ia = np.cross(e_ia, e2_ia)
         R2 = sp.Matrix(3, 3, [sp.Float(x) if x != 0 else 0
-                              for x in _np.column_stack([e_ia, e2_ia, e3_ia]).ravel()])
+                              for x in np.column_stack([e_ia, e2_ia, e3_ia]).ravel()])
         d = vector(fb.r_0) - vector(fa.r_0)
         r0 = vector(self.rRod_0)
         r_a = T(fa) * r0
@@ -606,8 +594,6 @@ class RollingWheel(Component):
     f_long = Variable(unit="N", description="longitudinal contact force")
 
     def connections(self):
-        from acausal import root
-
         return [root(self.frame_a)]
 
     def equations(self):

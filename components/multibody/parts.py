@@ -23,9 +23,11 @@ from acausal import (
     Parameter,
     Variable,
     branch,
+    connect,
     der,
     is_root,
     potential_root,
+    root,
     rooted,
 )
 from acausal.errors import ParameterError
@@ -39,7 +41,8 @@ from acausal.library.rotations import (
     orientation_difference,
     planar_rotation,
     quaternion_angular_velocity,
-    quaternion_of,
+    start_quaternion,
+    start_rotation,
     vector,
 )
 
@@ -62,8 +65,6 @@ class Fixed(Component):
     frame_b = Frame()
 
     def connections(self):
-        from acausal import root
-
         return [root(self.frame_b)]
 
     def equations(self):
@@ -263,10 +264,6 @@ class Body(Component):
             "I_11", "I_22", "I_33", "I_21", "I_31", "I_32"))
         return sp.Matrix([[i11, i21, i31], [i21, i22, i32], [i31, i32, i33]])
 
-    def _start_orientation(self) -> sp.Matrix:
-        return axes_rotations([int(s) for s in self.sequence_start],
-                              [sp.Float(float(a)) for a in self.angles_start])
-
     def equations(self):
         fa = self.frame_a
         Ta = T(fa)
@@ -308,7 +305,8 @@ class Body(Component):
         eqs = []
         fa = self.frame_a
         if self.angles_fixed:
-            eqs += orientation_difference(self._start_orientation(), T(fa))
+            start = start_rotation(self.sequence_start, self.angles_start)
+            eqs += orientation_difference(start, T(fa))
         if self.w_0_fixed:
             w0 = vector([float(x) for x in self.w_0_start])
             eqs += vector_equations(self.w_a, T(fa) * w0)
@@ -318,9 +316,7 @@ class Body(Component):
         """The quaternion of ``angles_start`` (a start value for ``Q``)."""
         angles = self._overrides.get("angles_start", type(self).angles_start.default)
         sequence = self._overrides.get("sequence_start", type(self).sequence_start.default)
-        Tn = np.array(axes_rotations([int(s) for s in sequence],
-                                     [sp.Float(float(a)) for a in angles]).evalf(), dtype=float)
-        return quaternion_of(Tn)
+        return start_quaternion(sequence, angles)
 
 
 def translation_equations(a, b, r) -> list:
@@ -618,8 +614,6 @@ class RollingWheel(Component):
         self.rollingWheel = RollingWheelJoint(radius=kw.get("radius", 0.3))
 
     def connections(self):
-        from acausal import connect
-
         return [connect(self.body.frame_a, self.frame_a),
                 connect(self.rollingWheel.frame_a, self.frame_a)]
 

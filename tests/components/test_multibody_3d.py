@@ -185,3 +185,44 @@ def test_a_body_not_a_point_mass_carries_a_shared_frame_s_orientation():
     flatten(model)
     assert model.body.frame_a._graph_root and not model.point.frame_a._graph_root
     assert {"body.Q[0]", "body.Q[1]", "body.Q[2]"} <= set(compile(Carrier()).state_names)
+
+
+def test_world_force_and_world_torque_push_a_free_body():
+    """A free body (2 kg, I_33 = 0.5 kg m2, no gravity) under a constant world force (0, 4, 0) N
+    and a torque of 1 N.m about z, the torque given in a frame turned 90 deg about x (where
+    its y axis is the world's z): a = F/m, z-spin rate = t/I_33."""
+    from acausal.components.blocks import Constant
+
+    class Pushed(Component):
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            self.world = mb.World(gravity_type="NoGravity")
+            self.body = mb.Body(m=2.0, r_CM=(0.0, 0.0, 0.0), I_33=0.5, angles_fixed=True,
+                                w_0_fixed=True, r_0=Variable(start=[0.0, 0.0, 0.0], fixed=True),
+                                v_0=Variable(start=[0.0, 0.0, 0.0], fixed=True))
+            self.push = mb.WorldForce()
+            self.turn = mb.WorldTorque(resolve_in_frame="frame_resolve")
+            self.tilted = mb.FixedRotation(n=(1, 0, 0), angle=90.0)
+            self.f = [Constant(k=k) for k in (0.0, 4.0, 0.0)]
+            self.t = [Constant(k=k) for k in (0.0, 1.0, 0.0)]
+
+        def connections(self):
+            return [connect(self.push.frame_b, self.body.frame_a),
+                    connect(self.turn.frame_b, self.body.frame_a),
+                    connect(self.world.frame_b, self.tilted.frame_a),
+                    connect(self.tilted.frame_b, self.turn.frame_resolve),
+                    *(connect(c.y, i) for c, i in zip(self.f, self.push.force)),
+                    *(connect(c.y, i) for c, i in zip(self.t, self.turn.torque))]
+
+    sol = compile(Pushed()).simulate(1.0, t_eval=[0.0, 0.5, 1.0], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(sol["body.r_0"][1], 0.5 * 2.0 * sol.t**2, atol=1e-9)
+    w_world = np.einsum("jik,jk->ik", sol["body.frame_a.T"].reshape(3, 3, -1), sol["body.w_a"])
+    np.testing.assert_allclose(w_world[2], 2.0 * sol.t, atol=1e-9)
+    np.testing.assert_allclose(w_world[:2], 0.0, atol=1e-9)
+
+
+def test_a_wrong_resolve_frame_is_named_when_the_element_is_created():
+    from acausal import ParameterError
+
+    with pytest.raises(ParameterError, match="WorldForce: resolve_in_frame must be one of"):
+        mb.WorldForce(resolve_in_frame="frame_a")

@@ -72,30 +72,7 @@ def _check_constant(name: str, actual, reference) -> float:
 
 @pytest.fixture
 def energy():
+    """``acausal.components.multibody.energy.mechanical_energy``."""
+    from acausal.components.multibody.energy import mechanical_energy
+
     return mechanical_energy
-
-
-def mechanical_energy(sol, compiled, bodies: list, g: float = 9.80665, up: int = 1,
-                      split: bool = False):
-    """Kinetic plus potential energy of ``Body``-like parts (uniform gravity along -axis ``up``)
-    from their frame_a positions, velocities, orientations and angular velocities in a
-    solution: an invariant independent of how the equations were solved. ``bodies`` are the
-    bound parts (their mass is read from the compiled parameters, their geometry from the
-    part). ``split=True`` returns (kinetic, potential) instead of their sum."""
-    kinetic = potential = 0.0
-    values = compiled.parameters()
-    for body in bodies:
-        name = body.path
-        m = values[f"{name}.m"]
-        r_cm = np.array([float(x) for x in body.r_CM])
-        inertia = np.array(body.inertia().evalf(), dtype=float)
-        T = np.asarray(sol[f"{name}.frame_a.T"]).reshape(3, 3, -1).transpose(2, 0, 1)
-        w = np.asarray(sol[f"{name}.w_a"]).T
-        v0 = np.asarray(sol[f"{name}.v_0"]).T
-        r0 = np.asarray(sol[f"{name}.r_0"]).T
-        v_cm = v0 + np.einsum("kji,kj->ki", T, np.cross(w, r_cm))
-        h_cm = r0[:, up] + np.einsum("kji,j->ki", T, r_cm)[:, up]
-        kinetic = kinetic + 0.5 * m * np.sum(v_cm**2, axis=1) \
-            + 0.5 * np.einsum("ki,ij,kj->k", w, inertia, w)
-        potential = potential + m * g * h_cm
-    return (kinetic, potential) if split else kinetic + potential
