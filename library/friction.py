@@ -27,11 +27,15 @@ from acausal.errors import ParameterError
 
 __all__ = [
     "LuGre",
+    "LuGreVector",
     "coulomb",
     "limit_S_form",
     "limit_S_triple",
     "lugre",
     "lugre_g",
+    "lugre_vector",
+    "bristle_stiffness_bound",
+    "slip_law_vector",
     "stribeck_exudyn",
     "stribeck_simscape",
     "to_latex",
@@ -250,6 +254,17 @@ class LuGre:
     state_derivative: sp.Expr  # dz/dt [m/s]
     force: sp.Expr             # F = sigma0 z + sigma1 dz/dt + sigma2 v [N] (gated for "Stiction")
     g: sp.Expr                 # Stribeck curve g(v) = Fc + (Fs - Fc) exp(-(v/Vs)^2) [N]
+    terms: tuple = ()          # (k z, k1 dz/dt, k2 v) [N], ungated: the force's three effects
+
+
+@dataclass(frozen=True)
+class LuGreVector:
+    """Result of :func:`lugre_vector` (lists, one entry per slip direction)."""
+
+    state_derivatives: list    # dz_i/dt [m/s]
+    forces: list               # F_i [N] (gated for "Stiction")
+    terms: list                # (k z_i, k1 dz_i/dt, k2 v_i) per direction [N], ungated
+    stiffness: sp.Expr         # bristle stiffness k used [N/m]
 
 
 def lugre_g(v, normal_force, mu_static, mu_dynamic, stiction_trans_vel):
@@ -270,7 +285,8 @@ _EFFECTS = {"all": "All", "stiction": "Stiction", "sliding": "Sliding"}
 
 
 def lugre(v, z, normal_force, *, stiction_trans_vel, mu_static=0.3, mu_dynamic=0.2,
-          bristle_stiffness=1e5, damping_effects=316.0, viscous_effects=0.4, effect="All"):
+          bristle_stiffness=1e5, damping_effects=316.0, viscous_effects=0.4, effect="All",
+          max_stiction_deform=None):
     r"""LuGre friction (Canudas de Wit et al. 1995) in the form Altair MotionSolve documents.
 
     .. math::
@@ -300,6 +316,12 @@ def lugre(v, z, normal_force, *, stiction_trans_vel, mu_static=0.3, mu_dynamic=0
       mu_static -> mu_dynamic); ``"Stiction"`` (the force is applied only while ``|v| < V_s``
       and is 0 above; the state equation is unchanged). Case-insensitive.
 
+    * ``max_stiction_deform`` delta [m] (optional; MotionSolve's "maximum deformation that can
+      occur in a joint for static friction"): the bristle stiffness used is
+      ``k = max(k0, F_s/delta)``, so that the deflection at rest, ``|z| <= g(0)/k = F_s/k``,
+      never exceeds delta. ``None`` or 0: ``k = k0`` (no bound). [REC, friction_models.md 1.2:
+      "a clamp on |z|"; a stiffer bristle clamps smoothly where a clamp on the state would jump.]
+
     Returns a :class:`LuGre` with ``state``, ``state_derivative``, ``force`` and ``g``.
 
     Source: Altair MotionSolve LuGre tutorial MV-9003 and ``Force_JointFriction`` reference
@@ -317,9 +339,107 @@ def lugre(v, z, normal_force, *, stiction_trans_vel, mu_static=0.3, mu_dynamic=0
     v_s = _S(stiction_trans_vel)
     mu_s = mu_dynamic if mode == "Sliding" else mu_static
     g = lugre_g(v, normal_force, mu_s, mu_dynamic, v_s)
+    k0 = bristle_stiffness_bound(k0, mu_s * _S(normal_force), max_stiction_deform)
     big_g = g / k0
     zdot = v - sp.Abs(v) * z / big_g
     force = k0 * z + k1 * zdot + k2 * v
     if mode == "Stiction":
         force = sp.Piecewise((force, sp.Abs(v) < v_s), (0, True))
-    return LuGre(state=z, state_derivative=zdot, force=force, g=g)
+    return LuGre(state=z, state_derivative=zdot, force=force, g=g,
+                 terms=(k0 * z, k1 * zdot, k2 * v))
+
+
+def bristle_stiffness_bound(bristle_stiffness, static_level, max_stiction_deform):
+    r"""Bristle stiffness that keeps the deflection at rest within ``max_stiction_deform``:
+    :math:`k = \max(k_0, F_s/\delta)` [N/m]; ``delta`` ``None`` or 0 gives ``k0`` unchanged.
+    (A symbolic ``delta`` keeps the test ``delta > 0`` in the expression.)"""
+    k0 = _S(bristle_stiffness)
+    if max_stiction_deform is None:
+        return k0
+    delta = _S(max_stiction_deform)
+    if delta.is_zero:
+        return k0
+    if delta.is_positive:
+        return sp.Max(k0, _S(static_level) / delta)
+    # A symbolic delta may be 0 at run time: divide by max(delta, 1e-30) so that the branch
+    # not taken stays finite (generated code evaluates both branches of a Piecewise).
+    bound = sp.Max(k0, _S(static_level) / sp.Max(delta, sp.Float(1e-30)))
+    return sp.Piecewise((bound, delta > 0), (k0, True))
+
+
+def _slip_measure(v, normal_forces, v_eps):
+    r"""``s = sqrt(sum (v_i/N_i)^2 + (v_eps/N_1)^2)`` [m/(s N)]: the slip speed measured in
+    units of each direction's load; ``s = |v|/N`` when all loads are equal and ``v_eps = 0``."""
+    total = sum(((vi / Ni) ** 2 for vi, Ni in zip(v, normal_forces)), sp.Integer(0))
+    return sp.sqrt(total + (_S(v_eps) / normal_forces[0]) ** 2)
+
+
+def lugre_vector(v, z, normal_forces, *, stiction_trans_vel, mu_static=0.3, mu_dynamic=0.2,
+                 bristle_stiffness=1e5, damping_effects=316.0, viscous_effects=0.4, effect="All",
+                 max_stiction_deform=None, v_eps=1e-9):
+    r"""LuGre friction on a surface that slides in 2 or 3 directions, with one bristle state per
+    direction and a friction *ellipse* (ellipsoid) when the directions carry different loads.
+
+    .. math::
+        \mu(v) = \mu_d + (\mu_s - \mu_d)\,e^{-|v|^2/V_s^2},\qquad
+        s = \sqrt{\textstyle\sum_j (v_j/N_j)^2 + (v_\epsilon/N_1)^2}
+
+        \dot z_i = v_i - k\,z_i\,s/\mu(v),\qquad F_i = k z_i + k_1 \dot z_i + k_2 v_i
+
+    with ``k = max(k0, mu_s max_j N_j / delta)`` (see :func:`bristle_stiffness_bound`).
+    Steady sliding: ``F_i = mu(v) v_i / s + k2 v_i``: the force is parallel to ``v``, resists it,
+    and its load-driven part lies on the ellipse :math:`\sum_i (F_i/(\mu N_i))^2 = 1`. With one
+    direction and ``v_eps = 0`` this is exactly :func:`lugre` (``s = |v|/N``). With equal loads it
+    is the isotropic vector LuGre law (friction circle or sphere), ``dz/dt = v - k |v| z/g(|v|)``.
+    ``v_eps`` [m/s] (default 1e-9) keeps ``s`` differentiable at ``v = 0``; it changes the steady
+    force by the relative amount ``(v_eps/|v|)^2/2``.
+
+    Arguments as :func:`lugre`, with ``v``, ``z`` and ``normal_forces`` sequences of equal
+    length (the load ``N_i`` that limits the friction in direction ``i``, > 0). Returns a
+    :class:`LuGreVector`; ``effect="Stiction"`` gates its forces by ``|v| < V_s``.
+
+    Source: the isotropic law and the scaling to an ellipse are recorded in the project's
+    friction notes (friction_models.md 1.3, [REC]); the scalar law is Canudas de Wit et al. 1995
+    as MotionSolve documents it (MV-9003). The choice of a force parallel to the slip velocity
+    (rather than the ellipse's maximum-dissipation direction) is ours, written down in
+    docs/joint_friction.md.
+    """
+    try:
+        mode = _EFFECTS[str(effect).lower()]
+    except KeyError:
+        raise ParameterError(f"lugre_vector(): effect must be 'All', 'Stiction' or 'Sliding', "
+                             f"got {effect!r}.") from None
+    v = [_S(x) for x in v]
+    z = [_S(x) for x in z]
+    normals = [_S(x) for x in normal_forces]
+    if not (len(v) == len(z) == len(normals)) or not v:
+        raise ParameterError("lugre_vector(): v, z and normal_forces need the same length.")
+    k1, k2 = _S(damping_effects), _S(viscous_effects)
+    mu_s = _S(mu_dynamic if mode == "Sliding" else mu_static)
+    mu_d, v_s = _S(mu_dynamic), _S(stiction_trans_vel)
+    speed2 = sum((x**2 for x in v), sp.Integer(0))
+    mu = mu_d + (mu_s - mu_d) * sp.exp(-speed2 / v_s**2)
+    n_max = normals[0] if len(normals) == 1 else sp.Max(*normals)
+    k = bristle_stiffness_bound(bristle_stiffness, mu_s * n_max, max_stiction_deform)
+    s = _slip_measure(v, normals, v_eps)
+    zdot = [vi - k * zi * s / mu for vi, zi in zip(v, z)]
+    terms = [(k * zi, k1 * zd, k2 * vi) for zi, zd, vi in zip(z, zdot, v)]
+    forces = [sum(t, sp.Integer(0)) for t in terms]
+    if mode == "Stiction":
+        forces = [sp.Piecewise((f, speed2 < v_s**2), (0, True)) for f in forces]
+    return LuGreVector(state_derivatives=zdot, forces=forces, terms=terms, stiffness=k)
+
+
+def slip_law_vector(v, normal_forces, coefficient, *, viscous=0, v_eps=1e-9):
+    r"""A memoryless friction law on a surface sliding in several directions:
+    :math:`F_i = c(|v|)\,v_i/s + f_v v_i` with ``s`` as in :func:`lugre_vector`, where
+    ``coefficient`` is a function ``c(speed)`` returning the friction coefficient at the slip
+    speed ``|v|`` (e.g. ``mu_d*tanh(speed/v_reg)``). The load-driven part lies on the friction
+    ellipse :math:`\sum_i (F_i/(c N_i))^2 = 1` and is parallel to ``v``; in one direction it is
+    ``c(|v|) N sign(v)``. Returns the list of forces (sign of the slip velocity)."""
+    v = [_S(x) for x in v]
+    normals = [_S(x) for x in normal_forces]
+    speed = sp.sqrt(sum((x**2 for x in v), sp.Integer(0)) + _S(v_eps) ** 2)
+    c = coefficient(speed)
+    s = _slip_measure(v, normals, v_eps)
+    return [c * vi / s + _S(viscous) * vi for vi in v]

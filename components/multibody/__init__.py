@@ -16,6 +16,13 @@ from .forces import (
     WorldTorque,
 )
 from .interfaces import Frame
+from .joint_friction import (
+    CylindricalWithFriction,
+    PrismaticWithFriction,
+    RevoluteWithFriction,
+    SphericalWithFriction,
+    UniversalWithFriction,
+)
 from .joints import (
     Cylindrical,
     FreeMotion,
@@ -27,6 +34,7 @@ from .joints import (
     Universal,
     UniversalSpherical,
 )
+from .motionsolve_xml import from_motionsolve_xml, read_force_joint_friction
 from .parts import (
     Body,
     BodyBox,
@@ -41,9 +49,12 @@ from .parts import (
 )
 from .world import World
 
-__all__ = ["Body", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical", "Damper", "Fixed",
+__all__ = ["Body", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical",
+           "CylindricalWithFriction", "Damper", "Fixed",
            "FixedRotation", "FixedTranslation", "Force", "ForceAndTorque", "Frame", "FreeMotion",
            "LineForceBase", "LineForceWithMass", "LineForceWithTwoMasses", "PointMass",
-           "Prismatic", "Revolute", "RevolutePlanarLoopConstraint", "RollingWheel", "Rotor1D",
-           "Spherical", "SphericalSpherical", "Spring", "SpringDamperParallel", "Universal",
-           "UniversalSpherical", "World", "WorldForce", "WorldTorque"]
+           "Prismatic", "PrismaticWithFriction", "Revolute", "RevolutePlanarLoopConstraint",
+           "RevoluteWithFriction", "RollingWheel", "Rotor1D", "Spherical", "SphericalSpherical",
+           "SphericalWithFriction", "Spring", "SpringDamperParallel", "Universal",
+           "UniversalSpherical", "UniversalWithFriction", "World", "WorldForce", "WorldTorque",
+           "from_motionsolve_xml", "read_force_joint_friction"]

@@ -120,12 +120,16 @@ class Revolute(Component):
                *transmission_equations(fa, fb, R_rel),
                Eq(der(self.phi), self.w), Eq(der(self.w), self.a),
                Eq(self.tau, -dot(vector(fb.t), e))]
+        return eqs + self.axis_load_equations()
+
+    def axis_load_equations(self) -> list:
+        """What drives ``phi``: the axis flange's torque, else nothing (``tau = 0``). Joints
+        with friction add their friction torque here; a joint whose owner states ``tau``
+        (:class:`Cylindrical`, :class:`Universal` with friction) returns no equation."""
         if self.use_axis_flange:
-            eqs += [Eq(self.axis.phi, self.phi), Eq(self.axis.tau, self.tau),
+            return [Eq(self.axis.phi, self.phi), Eq(self.axis.tau, self.tau),
                     Eq(self.support.phi, 0)]
-        else:
-            eqs.append(Eq(self.tau, 0))
-        return eqs
+        return [Eq(self.tau, 0)]
 
 
 class Prismatic(Component):
@@ -176,11 +180,14 @@ class Prismatic(Component):
                *vector_equations(vector(fa.t) + vector(fb.t) + cross(r_rel, fb.f), [0, 0, 0]),
                Eq(der(self.s), self.v), Eq(der(self.v), self.a),
                Eq(self.f, -dot(vector(fb.f), e))]
+        return eqs + self.axis_load_equations()
+
+    def axis_load_equations(self) -> list:
+        """What drives ``s``: the axis flange's force, else nothing (``f = 0``); see
+        :meth:`Revolute.axis_load_equations`."""
         if self.use_axis_flange:
-            eqs += [Eq(self.axis.s, self.s), Eq(self.axis.f, self.f), Eq(self.support.s, 0)]
-        else:
-            eqs.append(Eq(self.f, 0))
-        return eqs
+            return [Eq(self.axis.s, self.s), Eq(self.axis.f, self.f), Eq(self.support.s, 0)]
+        return [Eq(self.f, 0)]
 
 
 class Spherical(Component):
@@ -215,7 +222,13 @@ class Spherical(Component):
         fa, fb = self.frame_a, self.frame_b
         return [*vector_equations(fb.r_0, fa.r_0),
                 *vector_equations(vector(fa.f) + T(fa) * T(fb).T * vector(fb.f), [0, 0, 0]),
-                *vector_equations(fa.t, [0, 0, 0]), *vector_equations(fb.t, [0, 0, 0])]
+                *self.torque_equations()]
+
+    def torque_equations(self) -> list:
+        """The torques the joint transmits: none (a joint with friction transmits its friction
+        torque here)."""
+        return [*vector_equations(self.frame_a.t, [0, 0, 0]),
+                *vector_equations(self.frame_b.t, [0, 0, 0])]
 
     def initial_equations(self):
         fa, fb = self.frame_a, self.frame_b
@@ -252,10 +265,14 @@ class Universal(Component):
     a_a = Variable(unit="rad/s2", description="D(w_a)")
     a_b = Variable(unit="rad/s2", description="D(w_b)")
 
+    #: classes of the two revolutes (a subclass with friction lets its owner state one's torque)
+    _revolute_a_class = Revolute
+    _revolute_b_class = Revolute
+
     def __init__(self, **overrides):
         super().__init__(**overrides)
-        self.revolute_a = Revolute(n=overrides.get("n_a", (1.0, 0.0, 0.0)))
-        self.revolute_b = Revolute(n=overrides.get("n_b", (0.0, 1.0, 0.0)))
+        self.revolute_a = self._revolute_a_class(n=overrides.get("n_a", (1.0, 0.0, 0.0)))
+        self.revolute_b = self._revolute_b_class(n=overrides.get("n_b", (0.0, 1.0, 0.0)))
 
     def connections(self):
         return [connect(self.frame_a, self.revolute_a.frame_a),
@@ -290,11 +307,15 @@ class Cylindrical(Component):
     w = Variable(start=0.0, unit="rad/s", state_priority=10, description="D(phi)")
     wd = Variable(unit="rad/s2", description="D(w)")
 
+    #: classes of the two parts (a subclass with friction lets its owner state their loads)
+    _prismatic_class = Prismatic
+    _revolute_class = Revolute
+
     def __init__(self, **overrides):
         super().__init__(**overrides)
         n = overrides.get("n", (1.0, 0.0, 0.0))
-        self.prismatic = Prismatic(n=n)
-        self.revolute = Revolute(n=n)
+        self.prismatic = self._prismatic_class(n=n)
+        self.revolute = self._revolute_class(n=n)
 
     def connections(self):
         return [connect(self.frame_a, self.prismatic.frame_a),

@@ -89,8 +89,10 @@ class Block(Component):
 
     world = World()
     fixed = Fixed()
+    # max_stiction_deform=0: the bristle stiffness is k0 itself (the default 1e-5 m would
+    # raise it to mu_static*N/1e-5 = 2.9e6 N/m; that bound is tested in test_joint_friction_3d)
     joint = PrismaticWithFriction(r=[1.0, 0.0], mu_static=0.3, mu_dynamic=0.2,
-                                  stiction_trans_vel=0.01, inputs="0100",
+                                  stiction_trans_vel=0.01, inputs="0100", max_stiction_deform=0,
                                   s=Variable(start=0.0, fixed=True),
                                   v=Variable(start=0.0, fixed=True))
     block = Body(m=M, I=0.1)
@@ -153,7 +155,8 @@ class Flywheel(Component):
 def test_flywheel_brakes_with_mu_dynamic_N_r():
     sol = compile(Flywheel()).simulate(2.0, dt=0.01, **TIGHT)
     torque = 0.2 * smooth(W) * 0.05
-    np.testing.assert_allclose(sol["joint.f_radial"], smooth(W), rtol=1e-12)
+    # f_radial is the smooth magnitude |x|_0 = sqrt(x^2 + eps^2) - eps; N = eps + f_radial
+    np.testing.assert_allclose(sol["joint.f_radial"], smooth(W) - EPS, rtol=1e-12)
     late = sol.t > 0.05  # after the bristle transient (time constant g/(k0 v) ~ 0.4 ms)
     np.testing.assert_allclose(sol["joint.friction_torque"][late], torque, rtol=1e-7)
     w = sol["joint.w"]
@@ -206,12 +209,12 @@ def test_preload_alone_gives_the_preload_friction():
     late = sol.t > 0.05
     np.testing.assert_allclose(sol["joint.friction_torque"][late], expected, rtol=1e-7)
     assert expected == pytest.approx(0.2 / 0.3 * 2.0, rel=1e-5)
-    # prismatic at constant speed: F = mu_d (F_pre/mu_s + 2 eps) (reaction and bending terms)
+    # prismatic at constant speed: F = mu_d (F_pre/mu_s + eps) (N = eps + loads + preload)
     model = DrivenSlider(mu_static=0.3, mu_dynamic=0.2, viscous_effects=0.0,
                          stiction_trans_vel=1e-3, force_preload=6.0)
     sol = compile(model).simulate(0.5, dt=0.01, **TIGHT)
     late = sol.t > 0.05
-    np.testing.assert_allclose(sol["drive.f"][late], 0.2 * (6.0 / 0.3 + 2 * EPS), rtol=1e-7)
+    np.testing.assert_allclose(sol["drive.f"][late], 0.2 * (6.0 / 0.3 + EPS), rtol=1e-7)
 
 
 # ------------------------------------------------------------------------------------------
@@ -280,7 +283,8 @@ def test_inputs_select_the_normal_force_terms():
                                                  if k != "force_preload"})
     sol = compile(model).simulate(0.5, dt=0.01, **TIGHT)
     np.testing.assert_allclose(sol["joint.m_bending"], 40.0, rtol=1e-12)
-    np.testing.assert_allclose(sol["joint.normal_force"], n_r + smooth(40.0 / 0.2), rtol=1e-12)
+    np.testing.assert_allclose(sol["joint.normal_force"], n_r + smooth(40.0 / 0.2) - EPS,
+                               rtol=1e-12)
     # overlap_delta: the overlap follows s - s(0)
     for mode, sign in (("Increase", 1.0), ("Decrease", -1.0), ("Constant", 0.0)):
         model = DrivenSlider(speed=0.5, torque=40.0, inputs="0010", initial_overlap=0.5,
