@@ -17,7 +17,7 @@ Topology (points as in Hairer & Wanner's figure; ``dir(a) = (cos a, sin a)``)::
     B = (xb, yb)         E = B + R(gamma) (0, -ss)         D = B + R(gamma) (sd, -sc)
     A = (xa, ya)         P = A + R(delta) (zt, 0)          E = P + R(delta + phi) (0, -e)
                          Q = A + R(epsilon) (0, -u)        E = Q + R(epsilon + omega) (zf, 0)
-    spring c0 = 4530 N/m, rest length l0 = 0.07785 m, between C = (xc, yc) and D
+    spring c0 = 4530 N/m, rest length l0 = 0.07785 m, between C = (xc, yc) and D (a planar TSDA)
 
 (``R(a)`` the rotation by ``a``). Centres of mass: body 4 at ``e - ea`` from P towards E, body 6
 at ``zf - fa`` from Q towards E; bodies 3, 5 and 7 turn about fixed points, so only the size of
@@ -35,12 +35,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-import sympy as sp
-
-from acausal import Component, Eq, Parameter, Variable, compile, connect
-from acausal.components.planar.interfaces import Frame
+from acausal import Component, Variable, compile, connect
 from acausal.components.planar.joints import Revolute
 from acausal.components.planar.parts import Body, Fixed, FixedTranslation, World
+from acausal.components.planar.spring_damper_actuators import TSDA
 from acausal.components.rotational import ConstantTorque
 
 # -- the benchmark's data (SI), Test Set for IVP Solvers, problem "andrews" --------------------
@@ -64,32 +62,6 @@ REFERENCE = dict(beta=0.1581077119629904e+2, theta=-0.1575637105984298e+2,
                  delta=0.5244099658805304, omega=0.5347301163226948,
                  epsilon=0.1048080741042263e+1)
 T_END = 0.03
-
-
-class LineSpring(Component):
-    """Linear spring along the line between the frame origins (no torque).
-
-    Equations::
-
-        dx = b.x - a.x;  dy = b.y - a.y;  length = sqrt(dx^2 + dy^2)
-        f = c (length - s_unstretched)                       (tension positive)
-        b.fx = f dx/length;  b.fy = f dy/length;  a.fx = -b.fx;  a.fy = -b.fy;  a.tau = b.tau = 0
-    """
-
-    c = Parameter(1.0, unit="N/m", description="spring constant")
-    s_unstretched = Parameter(0.0, unit="m", description="unstretched length")
-    frame_a = Frame()
-    frame_b = Frame()
-    length = Variable(unit="m", description="distance between the frame origins")
-    f = Variable(unit="N", description="spring tension")
-
-    def equations(self):
-        a, b = self.frame_a, self.frame_b
-        dx, dy = b.x - a.x, b.y - a.y
-        return [Eq(self.length, sp.sqrt(dx**2 + dy**2)),
-                Eq(self.f, self.c * (self.length - self.s_unstretched)),
-                Eq(b.fx, self.f * dx / self.length), Eq(b.fy, self.f * dy / self.length),
-                Eq(a.fx, -b.fx), Eq(a.fy, -b.fy), Eq(a.tau, 0), Eq(b.tau, 0)]
 
 
 def _joint(angle: float, fixed: bool = False, **kw) -> Revolute:
@@ -124,7 +96,7 @@ class AndrewsSqueezer(Component):
         self.lever_e = FixedTranslation(r=[0.0, -SS])
         self.lever_d = FixedTranslation(r=[SD, -SC])
         self.cm3, self.body3 = _body((SA, SB), M["m3"], INERTIA["i3"])
-        self.spring = LineSpring(c=C0, s_unstretched=L0)
+        self.spring = TSDA(k=C0, l0=L0)  # the spring from C to D (c0, l0)
         # chain about A: delta, then phi (relative)
         self.j_delta = _joint(s["delta"])
         self.arm5 = FixedTranslation(r=[ZT, 0.0])

@@ -47,14 +47,15 @@ from .parts import (
     RollingWheel,
     Rotor1D,
 )
+from .spring_damper_actuators import RSDA, TSDA
 from .world import World
 
 __all__ = ["Body", "BodyBox", "BodyCylinder", "BodyShape", "Cylindrical",
            "CylindricalWithFriction", "Damper", "Fixed",
            "FixedRotation", "FixedTranslation", "Force", "ForceAndTorque", "Frame", "FreeMotion",
            "LineForceBase", "LineForceWithMass", "LineForceWithTwoMasses", "PointMass",
-           "Prismatic", "PrismaticWithFriction", "Revolute", "RevolutePlanarLoopConstraint",
+           "Prismatic", "PrismaticWithFriction", "RSDA", "Revolute", "RevolutePlanarLoopConstraint",
            "RevoluteWithFriction", "RollingWheel", "Rotor1D", "Spherical", "SphericalSpherical",
-           "SphericalWithFriction", "Spring", "SpringDamperParallel", "Universal",
+           "SphericalWithFriction", "Spring", "SpringDamperParallel", "TSDA", "Universal",
            "UniversalSpherical", "UniversalWithFriction", "World", "WorldForce", "WorldTorque",
            "from_motionsolve_xml", "read_force_joint_friction"]

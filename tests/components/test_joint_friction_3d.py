@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from joint_rigs import LoadedJoint, heavy_body, loads
 
 from acausal import Component, Variable, compile, connect
 from acausal.components.blocks import Constant, Ramp
-from acausal.components.multibody import Body, Fixed, World, WorldForce, WorldTorque
+from acausal.components.multibody import Body
 from acausal.components.multibody.joint_friction import (
     CylindricalWithFriction,
     PrismaticWithFriction,
@@ -31,45 +32,10 @@ from acausal.components.sources import Speed, TranslationalSpeed
 TIGHT = {"rtol": 1e-10, "atol": 1e-12}
 MU_S, MU_D, V_S, K2 = 0.3, 0.2, 1e-3, 0.4
 LAW = dict(mu_static=MU_S, mu_dynamic=MU_D, stiction_trans_vel=V_S, normal_force_eps=1e-9)
-HEAVY = 1e6
 
 
 def mu(v):
     return MU_D + (MU_S - MU_D) * np.exp(-(np.asarray(v) / V_S) ** 2)
-
-
-class LoadedJoint(Component):
-    """World -> Fixed -> joint -> body, with constant world force ``F`` and torque ``M`` on the
-    body at frame_b's origin (Constant blocks: tunable through params ``f[i].k``, ``t[i].k``)."""
-
-    def __init__(self, joint, body, F=(0.0, 0.0, 0.0), M=(0.0, 0.0, 0.0), drive=None,
-                 force_sources=None, **kw):
-        super().__init__(**kw)
-        self.world = World(gravity_type="NoGravity")
-        self.fixed = Fixed()
-        self.joint = joint
-        self.body = body
-        self.push = WorldForce()
-        self.twist = WorldTorque()
-        self.f = force_sources or [Constant(k=k) for k in F]
-        self.t = [Constant(k=k) for k in M]
-        if drive is not None:
-            self.drive = drive
-
-    def connections(self):
-        eqs = [connect(self.fixed.frame_b, self.joint.frame_a),
-               connect(self.joint.frame_b, self.body.frame_a),
-               connect(self.push.frame_b, self.body.frame_a),
-               connect(self.twist.frame_b, self.body.frame_a),
-               *(connect(c.y, i) for c, i in zip(self.f, self.push.force)),
-               *(connect(c.y, i) for c, i in zip(self.t, self.twist.torque))]
-        if hasattr(self, "drive"):
-            eqs.append(connect(self.drive.flange, self.joint.axis))
-        return eqs
-
-
-def loads(F, M):
-    return {**{f"f[{i}].k": F[i] for i in range(3)}, **{f"t[{i}].k": M[i] for i in range(3)}}
 
 
 # ------------------------------------------------------------------------------------------
@@ -241,10 +207,6 @@ def test_prismatic_sticks_below_breakaway_and_slides_above():
 # ------------------------------------------------------------------------------------------
 # cylindrical: 2-D slip with the friction ellipse
 # ------------------------------------------------------------------------------------------
-
-def heavy_body(**kw):
-    return Body(m=HEAVY, I_11=HEAVY, I_22=HEAVY, I_33=HEAVY, **kw)
-
 
 @pytest.mark.parametrize("inputs, T_pre", [("0100", 0.0), ("1100", 0.2), ("0010", 0.0)])
 def test_cylindrical_friction_ellipse(inputs, T_pre):

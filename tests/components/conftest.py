@@ -1,0 +1,7 @@
+"""Makes the rigs in joint_rigs.py importable by the tests of this folder (pytest runs with
+--import-mode=importlib, which does not put test folders on sys.path)."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
