@@ -4,19 +4,16 @@ simultaneous solution on a slider pressed by a load (where it converges, where i
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 import pytest
 from joint_rigs import LoadedJoint, heavy_body, loads
 
-from acausal import Component, SimulationError, Variable, compile, connect
-from acausal.components.blocks import Constant
+from acausal import SimulationError, Variable, compile
 from acausal.components.multibody import (
     Body,
-    Fixed,
-    FixedTranslation,
-    Revolute,
-    World,
-    WorldForce,
 )
 from acausal.components.multibody.coulomb_joint_friction import (
     CylindricalWithCoulombFriction,
@@ -26,7 +23,6 @@ from acausal.components.multibody.coulomb_joint_friction import (
     relax_friction,
 )
 from acausal.components.sources import Speed, TranslationalSpeed
-from acausal.initialize import initialize
 
 TIGHT = {"rtol": 1e-10, "atol": 1e-12}
 # a sharp sign: v_reg far below the slip speeds (tanh(v/v_reg) = 1 to double precision)
@@ -88,47 +84,23 @@ def test_spherical_torque_along_the_relative_rotation(alpha):
 # relaxation versus simultaneous: a slider pressed by a load, carrying a heavy arm
 # ------------------------------------------------------------------------------------------
 
-class PressedSlider(Component):
-    """A light slider (0.5 kg) sliding at 1 m/s on a horizontal guide with Coulomb friction
-    (mu = 0.5), pressed down by P = 5 N, carrying a 10 kg bob on a 1 m arm at angle
-    ``theta`` from the vertical (a free revolute). The arm's reaction on the slider depends on
-    the slider's acceleration, which depends on the friction: the notes' loop."""
+def _example():
+    """examples/relaxation_vs_simultaneous.py as a module (its PressedSlider and
+    simultaneous())."""
+    path = Path(__file__).parents[2] / "examples" / "relaxation_vs_simultaneous.py"
+    spec = importlib.util.spec_from_file_location("relaxation_vs_simultaneous", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    def __init__(self, solution="simultaneous", theta=1.0, **kw):
-        super().__init__(**kw)
-        self.world = World()
-        self.fixed = Fixed()
-        self.guide = PrismaticWithCoulombFriction(n=(1, 0, 0), mu=0.5, solution=solution,
-                                                  s=Variable(start=0.0, fixed=True),
-                                                  v=Variable(start=1.0, fixed=True))
-        self.slider = Body(m=0.5, I_11=0.01, I_22=0.01, I_33=0.01)
-        self.pin = Revolute(n=(0, 0, 1), phi=Variable(start=theta, fixed=True),
-                            w=Variable(start=0.0, fixed=True))
-        self.arm = FixedTranslation(r=(0.0, -1.0, 0.0))
-        self.bob = Body(m=10.0, I_11=0.01, I_22=0.01, I_33=0.01)
-        self.press = WorldForce()
-        self.load = [Constant(k=k) for k in (0.0, -5.0, 0.0)]
 
-    def connections(self):
-        return [connect(self.fixed.frame_b, self.guide.frame_a),
-                connect(self.guide.frame_b, self.slider.frame_a),
-                connect(self.guide.frame_b, self.pin.frame_a),
-                connect(self.pin.frame_b, self.arm.frame_a),
-                connect(self.arm.frame_b, self.bob.frame_a),
-                connect(self.press.frame_b, self.slider.frame_a),
-                *(connect(c.y, i) for c, i in zip(self.load, self.press.force))]
+EXAMPLE = _example()
+PressedSlider = EXAMPLE.PressedSlider
 
 
 def simultaneous(theta):
-    cs = compile(PressedSlider("simultaneous", theta=theta))
-    p = cs.parameter_vector()
-    init = initialize(cs, p, 0.0)
-    obs = np.array(cs.function("observed")(0.0, init.x0, init.z0, p)).ravel()
-
-    def value(name):
-        sign, i = cs.locate(name)
-        return sign * obs[i]
-    return value
+    values = EXAMPLE.simultaneous(theta)
+    return values.__getitem__
 
 
 def test_relaxation_converges_to_the_simultaneous_solution():
@@ -165,3 +137,11 @@ def test_relax_friction_needs_relaxation_joints():
         relax_friction(compile(PressedSlider("simultaneous")))
     with pytest.raises(Exception, match="solution must be one of"):
         PrismaticWithCoulombFriction(solution="lagged")
+
+
+def test_the_example_prints_the_comparison(capsys):
+    assert EXAMPLE.main(["--theta", "1.0", "-0.3", "0.3"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("no convergence") == 3  # omega = 1 at -0.3; both at +0.3 (jams)
+    assert "no solution" in out
+    assert out.count("iterations, N =") == 3
