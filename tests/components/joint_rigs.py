@@ -15,7 +15,7 @@ class LoadedJoint(Component):
     body at frame_b's origin (Constant blocks: tunable through params ``f[i].k``, ``t[i].k``)."""
 
     def __init__(self, joint, body, F=(0.0, 0.0, 0.0), M=(0.0, 0.0, 0.0), drive=None,
-                 force_sources=None, **kw):
+                 force_sources=None, torque_sources=None, **kw):
         super().__init__(**kw)
         self.world = World(gravity_type="NoGravity")
         self.fixed = Fixed()
@@ -24,7 +24,7 @@ class LoadedJoint(Component):
         self.push = WorldForce()
         self.twist = WorldTorque()
         self.f = force_sources or [Constant(k=k) for k in F]
-        self.t = [Constant(k=k) for k in M]
+        self.t = torque_sources or [Constant(k=k) for k in M]
         if drive is not None:
             self.drive = drive
 
