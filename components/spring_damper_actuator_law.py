@@ -10,7 +10,8 @@ from acausal import Component, Parameter, event_if, time
 from acausal.errors import ModelDefinitionError, ParameterError
 from acausal.library.friction import coulomb
 
-__all__ = ["EVENT_RATE_TOL", "REGULARIZATIONS", "SpringDamperActuatorLaw", "coulomb_term"]
+__all__ = ["EVENT_RATE_TOL", "REGULARIZATIONS", "RotationalLaw", "SpringDamperActuatorLaw",
+           "TranslationalLaw", "coulomb_term"]
 
 #: Ways of writing the Coulomb term ``f_F sign(rate)``.
 REGULARIZATIONS = ("tanh", "linear", "event")
@@ -93,3 +94,41 @@ class SpringDamperActuatorLaw(Component):
         return out + act
 
 
+class TranslationalLaw(SpringDamperActuatorLaw):
+    """The TSDA's parameters (planar and 3-D) and its tension
+    ``f = k (l - l0) + c l_dot + f_F sign(l_dot) + f_act(l, l_dot, t)``."""
+
+    _user_function = "f_act"
+
+    k = Parameter(1.0, unit="N/m", description="stiffness (negative allowed)")
+    l0 = Parameter(0.0, unit="m", min=0.0, description="undeformed length l_o")
+    c = Parameter(0.0, unit="N.s/m", min=0.0, description="damping coefficient")
+    f_F = Parameter(0.0, unit="N", min=0.0, description="Coulomb friction force level")
+    v_reg = Parameter(1e-3, unit="m/s", min=0.0,
+                      description="regularisation speed of the Coulomb term (tanh, linear)")
+    f_act = Parameter(None, structural=True,
+                      description="actuator force f_act(l, l_dot, t) -> sympy expression [N]")
+
+    def tension(self, length: sp.Expr, length_dot: sp.Expr) -> sp.Expr:
+        return self.law(length, length_dot, self.k, self.l0, self.c, self.f_F, self.v_reg)
+
+
+class RotationalLaw(SpringDamperActuatorLaw):
+    """The RSDA's parameters (planar and 3-D) and its torque
+    ``T = k_theta (theta - theta0) + c_theta theta_dot + T_F sign(theta_dot) + T_act(...)``."""
+
+    _user_function = "T_act"
+
+    k_theta = Parameter(1.0, unit="N.m/rad", description="rotational stiffness (negative allowed)")
+    theta0 = Parameter(0.0, unit="rad", description="undeformed angle theta_o")
+    c_theta = Parameter(0.0, unit="N.m.s/rad", min=0.0, description="rotational damping")
+    T_F = Parameter(0.0, unit="N.m", min=0.0, description="Coulomb friction torque level")
+    w_reg = Parameter(1e-3, unit="rad/s", min=0.0,
+                      description="regularisation rate of the Coulomb term (tanh, linear)")
+    T_act = Parameter(None, structural=True,
+                      description="actuator torque T_act(theta, theta_dot, t) -> sympy "
+                      "expression [N.m]")
+
+    def torque(self, theta: sp.Expr, theta_dot: sp.Expr) -> sp.Expr:
+        return self.law(theta, theta_dot, self.k_theta, self.theta0, self.c_theta, self.T_F,
+                        self.w_reg)

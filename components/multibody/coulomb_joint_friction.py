@@ -127,11 +127,7 @@ class PrismaticWithCoulombFriction(_CoulombJointFriction, Prismatic):
         self._setup_coulomb(overrides)
 
     def axis_load_equations(self) -> list:
-        if self.use_axis_flange:
-            eqs = [Eq(self.axis.s, self.s), Eq(self.axis.f, self.f_drive),
-                   Eq(self.support.s, 0)]
-        else:
-            eqs = [Eq(self.f_drive, 0)]
+        eqs = self.flange_equations(self.f_drive)
         _, f_perp = split_along(self._load(), unit_axis(self.n, self))
         return eqs + self._reaction_equations() + [
             Eq(self.normal_force, self._magnitude(f_perp)),
@@ -161,11 +157,7 @@ class RevoluteWithCoulombFriction(_CoulombJointFriction, Revolute):
         self._setup_coulomb(overrides)
 
     def axis_load_equations(self) -> list:
-        if self.use_axis_flange:
-            eqs = [Eq(self.axis.phi, self.phi), Eq(self.axis.tau, self.tau_drive),
-                   Eq(self.support.phi, 0)]
-        else:
-            eqs = [Eq(self.tau_drive, 0)]
+        eqs = self.flange_equations(self.tau_drive)
         f_axial, f_perp = split_along(self._load(), unit_axis(self.n, self))
         level = self.mu * self.R * self.radial_force + self.mu_END * self.R_END * self.axial_force
         return eqs + self._reaction_equations() + [
@@ -231,8 +223,10 @@ class SphericalWithCoulombFriction(_CoulombJointFriction, Spherical):
         fa, fb = self.frame_a, self.frame_b
         w_rel = vector(fb.w) - T(fb) * T(fa).T * vector(fa.w)
         w = sp.Matrix([self.w_rel[i] for i in range(3)])
-        speed = sp.sqrt(sum((c**2 for c in w), sp.Integer(0)) + (self.v_reg / self.R) ** 2
-                        * sp.Float(1e-12))
+        # |w_rel|, kept away from 0 by 1e-6 of the regularisation rate so that u is defined
+        # at rest (the tanh below makes the torque vanish there anyway)
+        w_eps = sp.Float(1e-6) * self.v_reg / self.R
+        speed = sp.sqrt(sum((c**2 for c in w), sp.Integer(0)) + w_eps**2)
         u = w / speed
         load = self._load()
         along = (u.T * load)[0]
@@ -297,8 +291,8 @@ def relax_friction(compiled, *, t: float = 0.0, params: dict | None = None, omeg
     observed = compiled.function("observed")
     locations = [compiled.locate(f"{j}.reaction[{k}]") for j in joints for k in range(3)]
     history = [p[slots].copy()]
-    values = {}
-    for iteration in range(1, max_iter + 1):
+    converged = False
+    for _ in range(max_iter):
         init = initialize(compiled, p, t)
         obs = np.array(observed(t, init.x0, init.z0, p)).ravel()
         reaction = np.array([sign * obs[i] if i >= 0 else 0.0 for sign, i in locations])
@@ -306,13 +300,18 @@ def relax_friction(compiled, *, t: float = 0.0, params: dict | None = None, omeg
         change = np.max(np.abs(new - p[slots]))
         p[slots] = new
         history.append(new.copy())
-        values = {name: s * obs[i] if i >= 0 else 0.0
-                  for name, (s, i) in compiled._locations().items()}
         if not np.all(np.isfinite(new)):
             break
         if change <= tol * (1.0 + np.max(np.abs(reaction))):
-            return RelaxationResult(True, iteration, np.array(history), joints, values)
-    result = RelaxationResult(False, len(history) - 1, np.array(history), joints, values)
+            converged = True
+            break
+    values = {}
+    for name in compiled.variable_names():
+        sign, i = compiled.locate(name)
+        values[name] = sign * obs[i] if i >= 0 else 0.0
+    result = RelaxationResult(converged, len(history) - 1, np.array(history), joints, values)
+    if converged:
+        return result
     last = np.abs(np.diff(result.history[-3:], axis=0)).max(axis=1) if len(history) > 2 else []
     err = SimulationError(
         f"relax_friction: the relaxation of the friction reactions of {', '.join(joints)} did "

@@ -179,11 +179,7 @@ class RevoluteWithFriction(_PinFriction, Revolute):
         self._setup_friction(overrides)
 
     def axis_load_equations(self) -> list:
-        if self.use_axis_flange:
-            eqs = [Eq(self.axis.phi, self.phi), Eq(self.axis.tau, self.tau_drive),
-                   Eq(self.support.phi, 0)]
-        else:
-            eqs = [Eq(self.tau_drive, 0)]
+        eqs = self.flange_equations(self.tau_drive)
         eqs.append(Eq(self.tau, self.tau_drive - self.friction_torque))
         return eqs + self._pin_equations(self.frame_b, unit_axis(self.n, self), self.w)
 
@@ -262,11 +258,7 @@ class PrismaticWithFriction(_SlidingContact, Prismatic):
         self._setup_sliding(overrides)
 
     def axis_load_equations(self) -> list:
-        if self.use_axis_flange:
-            eqs = [Eq(self.axis.s, self.s), Eq(self.axis.f, self.f_drive),
-                   Eq(self.support.s, 0)]
-        else:
-            eqs = [Eq(self.f_drive, 0)]
+        eqs = self.flange_equations(self.f_drive)
         loads, t_axial = self._sliding_loads(self.frame_b, unit_axis(self.n, self))
         eqs += [*loads, Eq(self.n_torsion, self._magnitude(t_axial / self.reaction_arm)),
                 Eq(self.slip_velocity, self.v),

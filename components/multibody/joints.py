@@ -126,10 +126,15 @@ class Revolute(Component):
         """What drives ``phi``: the axis flange's torque, else nothing (``tau = 0``). Joints
         with friction add their friction torque here; a joint whose owner states ``tau``
         (:class:`Cylindrical`, :class:`Universal` with friction) returns no equation."""
+        return self.flange_equations(self.tau)
+
+    def flange_equations(self, torque) -> list:
+        """``torque`` is the axis flange's torque (``axis.phi = phi``, support fixed), or 0
+        without a flange."""
         if self.use_axis_flange:
-            return [Eq(self.axis.phi, self.phi), Eq(self.axis.tau, self.tau),
+            return [Eq(self.axis.phi, self.phi), Eq(self.axis.tau, torque),
                     Eq(self.support.phi, 0)]
-        return [Eq(self.tau, 0)]
+        return [Eq(torque, 0)]
 
 
 class Prismatic(Component):
@@ -185,9 +190,14 @@ class Prismatic(Component):
     def axis_load_equations(self) -> list:
         """What drives ``s``: the axis flange's force, else nothing (``f = 0``); see
         :meth:`Revolute.axis_load_equations`."""
+        return self.flange_equations(self.f)
+
+    def flange_equations(self, force) -> list:
+        """``force`` is the axis flange's force (``axis.s = s``, support fixed), or 0 without a
+        flange."""
         if self.use_axis_flange:
-            return [Eq(self.axis.s, self.s), Eq(self.axis.f, self.f), Eq(self.support.s, 0)]
-        return [Eq(self.f, 0)]
+            return [Eq(self.axis.s, self.s), Eq(self.axis.f, force), Eq(self.support.s, 0)]
+        return [Eq(force, 0)]
 
 
 class Spherical(Component):

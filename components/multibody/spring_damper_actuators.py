@@ -18,7 +18,7 @@ import sympy as sp
 from acausal import Eq, Parameter, Variable, der
 from acausal.library.rotations import dot, vector
 
-from ..spring_damper_actuator_law import SpringDamperActuatorLaw
+from ..spring_damper_actuator_law import RotationalLaw, TranslationalLaw
 from .forces import LineForceBase
 from .interfaces import Frame, T, vector_equations
 from .joints import unit_axis
@@ -26,7 +26,7 @@ from .joints import unit_axis
 __all__ = ["RSDA", "TSDA"]
 
 
-class TSDA(SpringDamperActuatorLaw, LineForceBase):
+class TSDA(TranslationalLaw, LineForceBase):
     """Translational spring-damper-actuator between the origins of frame_a (body i) and
     frame_b (body j): a line force with tension ``f`` (positive: pulls the frames together).
     It is a :class:`~acausal.components.multibody.forces.LineForceBase` (the geometry
@@ -51,16 +51,6 @@ class TSDA(SpringDamperActuatorLaw, LineForceBase):
     spring-damper-actuator (``l0`` is the notes' ``l_o``).
     """
 
-    _user_function = "f_act"
-
-    k = Parameter(1.0, unit="N/m", description="stiffness (negative allowed)")
-    l0 = Parameter(0.0, unit="m", min=0.0, description="undeformed length l_o")
-    c = Parameter(0.0, unit="N.s/m", min=0.0, description="damping coefficient")
-    f_F = Parameter(0.0, unit="N", min=0.0, description="Coulomb friction force level")
-    v_reg = Parameter(1e-3, unit="m/s", min=0.0,
-                      description="regularisation speed of the Coulomb term (tanh, linear)")
-    f_act = Parameter(None, structural=True,
-                      description="actuator force f_act(l, l_dot, t) -> sympy expression [N]")
     v_rel_0 = Variable(shape=3, unit="m/s", description="D(r_rel_0) (world frame)")
     length_dot = Variable(unit="m/s", description="elongation rate D(l) = d . D(d) / l")
     f = Variable(unit="N", description="tension f (positive pulls the frames together)")
@@ -69,8 +59,7 @@ class TSDA(SpringDamperActuatorLaw, LineForceBase):
         fa, fb = self.frame_a, self.frame_b
         d, v = vector(self.r_rel_0), vector(self.v_rel_0)
         e = vector(self.e_rel_0)
-        f = self.law(self.length, self.length_dot, self.k, self.l0, self.c, self.f_F,
-                     self.v_reg)
+        f = self.tension(self.length, self.length_dot)
         return [*super().equations(),
                 *vector_equations(der(self.r_rel_0), v),
                 Eq(self.length_dot, dot(d, v) / self.s),
@@ -87,7 +76,7 @@ def _in_plane_axes(e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return u, np.cross(e, u)
 
 
-class RSDA(SpringDamperActuatorLaw):
+class RSDA(RotationalLaw):
     """Rotational spring-damper-actuator about the axis ``n`` (resolved in frame_a) between
     frame_a (body i) and frame_b (body j), whose relative motion is a rotation about ``n``:
     mount it on the frame_a and frame_b of a :class:`~acausal.components.multibody.joints.
@@ -120,19 +109,8 @@ class RSDA(SpringDamperActuatorLaw):
     ``h_i`` is ``n``).
     """
 
-    _user_function = "T_act"
-
     n = Parameter((0.0, 0.0, 1.0), structural=True, unit="1",
                   description="axis of rotation, resolved in frame_a (structural, as joints' n)")
-    k_theta = Parameter(1.0, unit="N.m/rad", description="rotational stiffness (negative allowed)")
-    theta0 = Parameter(0.0, unit="rad", description="undeformed angle theta_o")
-    c_theta = Parameter(0.0, unit="N.m.s/rad", min=0.0, description="rotational damping")
-    T_F = Parameter(0.0, unit="N.m", min=0.0, description="Coulomb friction torque level")
-    w_reg = Parameter(1e-3, unit="rad/s", min=0.0,
-                      description="regularisation rate of the Coulomb term (tanh, linear)")
-    T_act = Parameter(None, structural=True,
-                      description="actuator torque T_act(theta, theta_dot, t) -> sympy "
-                      "expression [N.m]")
     frame_a = Frame()
     frame_b = Frame()
     theta = Variable(unit="rad", description="angle from frame_a to frame_b about n (no wrap)")
@@ -143,8 +121,7 @@ class RSDA(SpringDamperActuatorLaw):
         fa, fb = self.frame_a, self.frame_b
         h = unit_axis(self.n, self)
         R_rel = T(fb) * T(fa).T
-        tau = self.law(self.theta, self.theta_dot, self.k_theta, self.theta0, self.c_theta,
-                       self.T_F, self.w_reg)
+        tau = self.torque(self.theta, self.theta_dot)
         return [Eq(self.theta_dot, dot(h, R_rel.T * vector(fb.w) - vector(fa.w))),
                 Eq(der(self.theta), self.theta_dot),
                 Eq(self.tau, tau),

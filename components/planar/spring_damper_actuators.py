@@ -57,7 +57,7 @@ import sympy as sp
 
 from acausal import Eq, Parameter, Variable, der
 
-from ..spring_damper_actuator_law import SpringDamperActuatorLaw
+from ..spring_damper_actuator_law import RotationalLaw, TranslationalLaw
 from .interfaces import Frame
 
 __all__ = ["RSDA", "TSDA"]
@@ -66,7 +66,7 @@ def _dot(a: Sequence, b: Sequence) -> sp.Expr:
     return sum((x * y for x, y in zip(a, b)), sp.S.Zero)
 
 
-class TSDA(SpringDamperActuatorLaw):
+class TSDA(TranslationalLaw):
     """Translational spring-damper-actuator between the origins of frame_a (body i) and
     frame_b (body j): a line force with tension ``f`` (positive: pulls the frames together),
     no torque.
@@ -88,18 +88,8 @@ class TSDA(SpringDamperActuatorLaw):
     ``s_i x F`` vanish because the force acts at the frame origins.
     """
 
-    _user_function = "f_act"
-
-    k = Parameter(1.0, unit="N/m", description="stiffness (negative allowed)")
-    l0 = Parameter(0.0, unit="m", min=0.0, description="undeformed length l_o")
-    c = Parameter(0.0, unit="N.s/m", min=0.0, description="damping coefficient")
-    f_F = Parameter(0.0, unit="N", min=0.0, description="Coulomb friction force level")
-    v_reg = Parameter(1e-3, unit="m/s", min=0.0,
-                      description="regularisation speed of the Coulomb term (tanh, linear)")
     s_small = Parameter(1e-10, unit="m", min=0.0,
                         description="length below which the direction is not normalised")
-    f_act = Parameter(None, structural=True,
-                      description="actuator force f_act(l, l_dot, t) -> sympy expression [N]")
     frame_a = Frame()
     frame_b = Frame()
     r_rel = Variable(shape=2, unit="m", description="d = frame_b - frame_a origin (world)")
@@ -112,8 +102,7 @@ class TSDA(SpringDamperActuatorLaw):
     def equations(self):
         a, b = self.frame_a, self.frame_b
         d, v = self.r_rel, self.v_rel
-        f = self.law(self.length, self.length_dot, self.k, self.l0, self.c, self.f_F,
-                     self.v_reg)
+        f = self.tension(self.length, self.length_dot)
         return [Eq(d[0], b.x - a.x), Eq(d[1], b.y - a.y),
                 Eq(der(d[0]), v[0]), Eq(der(d[1]), v[1]),
                 Eq(self.length, sp.sqrt(d[0] ** 2 + d[1] ** 2)),
@@ -124,7 +113,7 @@ class TSDA(SpringDamperActuatorLaw):
                 Eq(a.fx, -b.fx), Eq(a.fy, -b.fy), Eq(a.tau, 0), Eq(b.tau, 0)]
 
 
-class RSDA(SpringDamperActuatorLaw):
+class RSDA(RotationalLaw):
     """Rotational spring-damper-actuator about the plane normal between frame_a (body i) and
     frame_b (body j), e.g. across a :class:`~acausal.components.planar.joints.Revolute`
     (connect its frame_a and frame_b to the joint's).
@@ -146,17 +135,6 @@ class RSDA(SpringDamperActuatorLaw):
     with the axis ``h`` the plane normal.
     """
 
-    _user_function = "T_act"
-
-    k_theta = Parameter(1.0, unit="N.m/rad", description="rotational stiffness (negative allowed)")
-    theta0 = Parameter(0.0, unit="rad", description="undeformed angle theta_o")
-    c_theta = Parameter(0.0, unit="N.m.s/rad", min=0.0, description="rotational damping")
-    T_F = Parameter(0.0, unit="N.m", min=0.0, description="Coulomb friction torque level")
-    w_reg = Parameter(1e-3, unit="rad/s", min=0.0,
-                      description="regularisation rate of the Coulomb term (tanh, linear)")
-    T_act = Parameter(None, structural=True,
-                      description="actuator torque T_act(theta, theta_dot, t) -> sympy "
-                      "expression [N.m]")
     frame_a = Frame()
     frame_b = Frame()
     theta = Variable(unit="rad", description="angle from frame_a to frame_b, CCW")
@@ -165,8 +143,7 @@ class RSDA(SpringDamperActuatorLaw):
 
     def equations(self):
         a, b = self.frame_a, self.frame_b
-        tau = self.law(self.theta, self.theta_dot, self.k_theta, self.theta0, self.c_theta,
-                       self.T_F, self.w_reg)
+        tau = self.torque(self.theta, self.theta_dot)
         return [Eq(self.theta, b.phi - a.phi), Eq(der(self.theta), self.theta_dot),
                 Eq(self.tau, tau),
                 Eq(a.tau, -self.tau), Eq(b.tau, self.tau),

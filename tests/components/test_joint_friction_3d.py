@@ -196,7 +196,6 @@ def test_prismatic_sticks_below_breakaway_and_slides_above():
         assert abs(sol["joint.v"][-1]) < 1e-6  # stuck: the creep has stopped
         # the friction force (sign of the slip, i.e. resisting) carries the pull
         assert sol["joint.friction_force"][-1] == pytest.approx(fraction * f_s, rel=1e-6)
-    assert -delta * np.log(1 - 0.5) < delta
     sol = cs.simulate(6.0, dt=0.01, params={"f[0].height": 1.05 * f_s}, **TIGHT)
     # sliding: it accelerates with (F - mu_d N - k2 v)/m once the pull passes F_s
     assert sol["joint.v"][-1] > 0.5 * (1.05 * MU_S - MU_D) * N / 1.0
