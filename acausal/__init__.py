@@ -28,6 +28,7 @@ from .model import (
     Connector,
     Discrete,
     Flow,
+    Input,
     Outer,
     Overdetermined,
     Parameter,
@@ -61,8 +62,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AcausalError", "CompiledSystem", "Component", "Connection", "Connector", "Discrete", "Eq",
-    "Flow", "Outer", "Overdetermined", "When", "branch", "is_root", "potential_root", "root",
-    "rooted", "assign", "event_if", "pre", "reinit",
+    "Flow", "Input", "Outer", "Overdetermined", "When", "branch", "is_root", "potential_root",
+    "root", "rooted", "assign", "event_if", "pre", "reinit",
     "InitializationError", "InputError", "ModelDefinitionError", "OverdeterminedError", "Parameter",
     "ParameterError", "Potential", "SimulationError", "Solution", "StructuralError",
     "StructurallySingularError", "UnconnectedConnectorError", "UnderdeterminedError",

@@ -103,6 +103,11 @@ class CompiledSystem:
         return {prm.name: float(prm.value) for prm in self.flat.parameters if not prm.discrete}
 
     @property
+    def input_names(self) -> list[str]:
+        """Parameters declared as :class:`~acausal.Input` (or variables marked with one)."""
+        return [prm.name for prm in self.flat.parameters if prm.is_input]
+
+    @property
     def discrete_names(self) -> list[str]:
         """Discrete variables (inputs of the continuous equations that change at events)."""
         return [prm.name for prm in self.flat.parameters if prm.discrete]
@@ -371,6 +376,34 @@ class CompiledSystem:
         from .simulate import simulate_compiled
 
         return simulate_compiled(self, t_end, **options)
+
+    # -- beyond simulation (each in its own module, imported when used) ------------------------
+    def linearize(self, t: float = 0.0, operating_point: Any = None, **options: Any):
+        """State-space matrices (A, B, C, D) at an operating point (see
+        :func:`acausal.linearize.linearize`)."""
+        from .linearize import linearize
+
+        return linearize(self, t, operating_point, **options)
+
+    def trim(self, **options: Any):
+        """A steady operating point: der(x) = 0 (see :func:`acausal.linearize.trim`)."""
+        from .linearize import trim
+
+        return trim(self, **options)
+
+    def export_fmu(self, path: Any, fmi_version: str = "2.0", kind: str = "model-exchange",
+                   **options: Any):
+        """Write an FMU (FMI 2.0 model exchange) of this system (see
+        :func:`acausal.fmu.export_fmu`)."""
+        from .fmu import export_fmu
+
+        return export_fmu(self, path, fmi_version=fmi_version, kind=kind, **options)
+
+    def generate_c(self, directory: Any, **options: Any):
+        """Write the model's functions as plain C (see :func:`acausal.export_c.generate_c`)."""
+        from .export_c import generate_c
+
+        return generate_c(self, directory, **options)
 
 
 def _start_point(system: EquationSystem) -> dict[int, float]:

@@ -30,6 +30,7 @@ from .model import (
     Component,
     Connection,
     Connector,
+    Input,
     Node,
     Parameter,
     Root,
@@ -72,6 +73,7 @@ class FlatParameter:
     follows: Any = None  # for event_if branches: the condition whose value it tracks
     min: float | None = None  # declared bounds (Parameter(min=..., max=...)), checked on change
     max: float | None = None
+    is_input: bool = False  # declared with Input: a run-time input (linearize, FMU causality)
 
 
 @dataclass
@@ -272,7 +274,8 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
             for name, symbol, value in bp.scalars():
                 parameters.append(FlatParameter(name, symbol, value, bp.decl.unit,
                                                 bp.decl.description, node.path,
-                                                min=bp.decl.min, max=bp.decl.max))
+                                                min=bp.decl.min, max=bp.decl.max,
+                                                is_input=isinstance(bp.decl, Input)))
 
     equations: list[FlatEquation] = []
     initial: list[FlatEquation] = []

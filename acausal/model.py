@@ -168,6 +168,41 @@ class Parameter:
         return f"Parameter({self.default!r}, unit={self.unit!r})"
 
 
+class Input(Parameter):
+    """A value given from outside the model at run time (Modelica ``input``).
+
+    To the compiled functions an input is a numeric parameter (an entry of ``p``): a simulation
+    holds it at its value (``params={name: value}`` changes it without recompiling), while
+    :meth:`~acausal.CompiledSystem.linearize` takes it as a column of ``B``/``D`` and
+    ``export_fmu`` declares it ``causality="input"``. Typical use: a torque or force source's
+    value, ``u = Input(0.0, unit="N.m")`` with ``Eq(self.motor.tau, self.u)``.
+    """
+
+    def __init__(self, default: float = 0.0, *, unit: str | None = None,
+                 description: str = "", min: float | None = None,
+                 max: float | None = None) -> None:
+        super().__init__(float(default), unit=unit, description=description, structural=False,
+                         min=min, max=max)
+
+    def __repr__(self) -> str:
+        return f"Input({self.default!r}, unit={self.unit!r})"
+
+
+def _as_input(decl: Variable, marker: Input, full: str) -> Input:
+    """A variable marked as an input when its component is created (``Torque(tau=Input())``):
+    it becomes an :class:`Input` with the variable's unit. Only a plain scalar variable may be
+    marked; a connector variable or a discrete one keeps its role in connections and events."""
+    if decl.kind != "variable" or decl.get("shape"):
+        raise ModelDefinitionError(
+            f"'{full}' is a {decl.kind} {'vector ' if decl.get('shape') else ''}variable and "
+            "cannot be marked as an Input: only a plain scalar variable can (a source's value such "
+            "as Torque.tau or Force.f). Add an Input to the enclosing model and an equation "
+            "that sets the variable from it.")
+    return Input(marker.default, unit=marker.unit or decl.get("unit"),
+                 description=marker.description or decl.get("description") or "",
+                 min=marker.min, max=marker.max)
+
+
 def check_bounds(name: str, value: float, low: float | None, high: float | None,
                  description: str = "") -> None:
     """Raise ParameterError when ``value`` lies outside the declared ``[low, high]``.
@@ -474,6 +509,8 @@ class Node:
         for name, decl in self._declarations().items():
             override = self._overrides.get(name, _MISSING)
             full = prefix + name
+            if isinstance(override, Input) and isinstance(decl, Variable):
+                decl, override = _as_input(decl, override, full), _MISSING
             if isinstance(decl, Outer):
                 outers.append((name, decl))
                 continue
