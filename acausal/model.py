@@ -188,19 +188,27 @@ class Input(Parameter):
         return f"Input({self.default!r}, unit={self.unit!r})"
 
 
-def _as_input(decl: Variable, marker: Input, full: str) -> Input:
-    """A variable marked as an input when its component is created (``Torque(tau=Input())``):
-    it becomes an :class:`Input` with the variable's unit. Only a plain scalar variable may be
-    marked; a connector variable or a discrete one keeps its role in connections and events."""
-    if decl.kind != "variable" or decl.get("shape"):
+def _as_input(decl: Any, marker: Input, full: str) -> Input:
+    """A variable or numeric parameter marked as an input when its component is created
+    (``Torque(tau=Input())``, ``ConstantTorque(tau_constant=Input(2.0))``): it becomes an
+    :class:`Input` with the declaration's unit. A connector, a part, a vector, a discrete or a
+    connector (potential/flow) variable cannot be marked: they keep their role in connections
+    and events."""
+    if isinstance(decl, Parameter) and not decl.structural:
+        unit, description = decl.unit, decl.description
+    elif isinstance(decl, Variable) and decl.kind == "variable" and not decl.get("shape"):
+        unit, description = decl.get("unit"), decl.get("description") or ""
+    else:
+        what = ("a vector variable" if isinstance(decl, Variable) and decl.get("shape") else
+                f"a {decl.kind} variable" if isinstance(decl, Variable) else
+                "a structural parameter" if isinstance(decl, Parameter) else
+                "a part or connector")
         raise ModelDefinitionError(
-            f"'{full}' is a {decl.kind} {'vector ' if decl.get('shape') else ''}variable and "
-            "cannot be marked as an Input: only a plain scalar variable can (a source's value such "
-            "as Torque.tau or Force.f). Add an Input to the enclosing model and an equation "
-            "that sets the variable from it.")
-    return Input(marker.default, unit=marker.unit or decl.get("unit"),
-                 description=marker.description or decl.get("description") or "",
-                 min=marker.min, max=marker.max)
+            f"'{full}' is {what} and cannot be marked as an Input: only a plain scalar variable "
+            "(a source's value such as Torque.tau or Force.f) or a numeric parameter can. Add an "
+            "Input to the enclosing model and an equation that uses it.")
+    return Input(marker.default, unit=marker.unit or unit,
+                 description=marker.description or description, min=marker.min, max=marker.max)
 
 
 def check_bounds(name: str, value: float, low: float | None, high: float | None,
@@ -509,7 +517,7 @@ class Node:
         for name, decl in self._declarations().items():
             override = self._overrides.get(name, _MISSING)
             full = prefix + name
-            if isinstance(override, Input) and isinstance(decl, Variable):
+            if isinstance(override, Input):
                 decl, override = _as_input(decl, override, full), _MISSING
             if isinstance(decl, Outer):
                 outers.append((name, decl))
