@@ -22,6 +22,7 @@ from .errors import (
     UnderdeterminedError,
     UnknownNameError,
 )
+from .linearize import OperatingPoint, StateSpace
 from .model import (
     Component,
     Connection,
@@ -64,7 +65,8 @@ __all__ = [
     "AcausalError", "CompiledSystem", "Component", "Connection", "Connector", "Discrete", "Eq",
     "Flow", "Input", "Outer", "Overdetermined", "When", "branch", "is_root", "potential_root",
     "root", "rooted", "assign", "event_if", "pre", "reinit",
-    "InitializationError", "InputError", "ModelDefinitionError", "OverdeterminedError", "Parameter",
+    "InitializationError", "InputError", "ModelDefinitionError", "OperatingPoint",
+    "OverdeterminedError", "Parameter", "StateSpace",
     "ParameterError", "Potential", "SimulationError", "Solution", "StructuralError",
     "StructurallySingularError", "UnconnectedConnectorError", "UnderdeterminedError",
     "UnknownNameError", "Variable", "compile", "connect", "der", "register_function",
