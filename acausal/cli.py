@@ -6,6 +6,7 @@ Commands::
                            [--plot NAMES] [--png FILE] [--animate FILE.gif]
     acausal equations MODEL [--latex] [--reduced]
     acausal info MODEL
+    acausal fmu MODEL OUT.fmu [--kind co-simulation] [--outputs NAMES] [--set NAME=VALUE ...]
 
 ``MODEL`` is ``MODULE:Name``: ``MODULE`` a file path (``examples/piston_engine.py``) or a dotted
 module (``mypackage.models``); ``Name`` a Component subclass (created with no arguments), a
@@ -511,6 +512,28 @@ def cmd_simulate(args) -> int:
     return 130 if interrupted else 0
 
 
+def cmd_fmu(args) -> int:
+    """Export the model as an FMI 2.0 FMU (see docs/fmu_export.md)."""
+    from .fmu import export_fmu
+
+    if Path(args.output).suffix.lower() != ".fmu":
+        raise CommandLineError(f"{args.output}: an FMU file name ends in .fmu, e.g. "
+                               f"{Path(args.output).with_suffix('.fmu')}.")
+    check_output_path(args.output, "OUT.fmu")
+    _, _, system = _compile(args)
+    params = parse_assignments(args.set, system)
+    outputs = expand_names(system, _split_list(args.outputs), "--outputs") if args.outputs \
+        else None
+    path = export_fmu(system, args.output, kind=args.kind, outputs=outputs, params=params,
+                      stop_time=args.stop_time, compiler=args.compiler)
+    n_ind = sum(len(ev.indicators) for ev in system.events)
+    print(f"{system.model_name}: FMI 2.0 {args.kind} FMU written to {path} "
+          f"({system.n_states} states, {system.z.numel()} algebraic variables solved in the "
+          f"FMU, {len(system.parameter_names)} parameters, {n_ind} event indicators"
+          + (f", outputs {', '.join(outputs)}" if outputs else "") + ")")
+    return 0
+
+
 # -- argument parsing ---------------------------------------------------------------------------
 
 _EPILOG = """\
@@ -522,6 +545,7 @@ examples:
   acausal equations examples/mass_spring_damper.py:Oscillator --latex
   acausal simulate examples/piston_engine.py:PistonEngine --t-end 10 --set bodyPiston.m=2 \\
       --csv out.csv --plot revoluteDrive.w,prismatic.s --png out.png --animate out.gif
+  acausal fmu examples/piston_engine.py:PistonEngine piston.fmu --outputs prismatic.s
 """
 
 
@@ -578,6 +602,25 @@ def build_parser() -> argparse.ArgumentParser:
     info = sub.add_parser("info", parents=[common], help="sizes, states, index reduction, "
                           "parameters", description="Compile a model and describe it.")
     info.set_defaults(func=cmd_info)
+
+    fmu = sub.add_parser("fmu", parents=[common], help="export an FMI 2.0 FMU",
+                         description="Compile a model and export it as an FMI 2.0 FMU "
+                                     "built with the system C compiler (see "
+                                     "docs/fmu_export.md).")
+    fmu.add_argument("output", metavar="OUT.fmu", help="the FMU file to write")
+    fmu.add_argument("--kind", choices=["model-exchange", "co-simulation"],
+                     default="model-exchange", help="model-exchange (default: the importer's "
+                     "solver integrates) or co-simulation (an embedded solver integrates; the "
+                     "FMU keeps its model-exchange interface too)")
+    fmu.add_argument("--outputs", action="append", metavar="NAMES",
+                     help="variables exported with causality output (comma-separated; the "
+                          "others stay visible as locals)")
+    fmu.add_argument("--set", "--param", action="append", metavar="NAME=VALUE", dest="set",
+                     help="parameter default in the FMU (repeat, or comma-separate)")
+    fmu.add_argument("--stop-time", type=float, help="stopTime of the DefaultExperiment [s]")
+    fmu.add_argument("--compiler", metavar="CC", help="C compiler (default: $CC, cc, gcc or "
+                     "clang on the PATH)")
+    fmu.set_defaults(func=cmd_fmu)
     return parser
 
 
