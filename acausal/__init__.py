@@ -22,6 +22,7 @@ from .errors import (
     UnderdeterminedError,
     UnknownNameError,
 )
+from .identify import Experiment, IdentificationResult, IdentificationWarning, identify
 from .linearize import OperatingPoint, StateSpace
 from .model import (
     Component,
@@ -62,7 +63,8 @@ def compile(model: Component, **options) -> CompiledSystem:  # noqa: A001 - the 
 __version__ = "0.1.0"
 
 __all__ = [
-    "AcausalError", "CompiledSystem", "Component", "Connection", "Connector", "Discrete", "Eq",
+    "AcausalError", "CompiledSystem", "Experiment", "IdentificationResult",
+    "IdentificationWarning", "identify", "Component", "Connection", "Connector", "Discrete", "Eq",
     "Flow", "Input", "Outer", "Overdetermined", "When", "branch", "is_root", "potential_root",
     "root", "rooted", "assign", "event_if", "pre", "reinit",
     "InitializationError", "InputError", "ModelDefinitionError", "OperatingPoint",

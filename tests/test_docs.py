@@ -46,7 +46,8 @@ def _python_blocks(path: Path) -> list[tuple[int, str]]:
     return blocks
 
 
-@pytest.mark.parametrize("name", ["user_guide.md", "tutorial_segway.md", "multibody.md"])
+@pytest.mark.parametrize("name", ["user_guide.md", "tutorial_segway.md", "multibody.md",
+                                  "identification.md"])
 def test_python_snippets_run(name, monkeypatch, tmp_path):
     pytest.importorskip("matplotlib")
     import matplotlib
@@ -62,7 +63,8 @@ def test_python_snippets_run(name, monkeypatch, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["user_guide.md", "tutorial_segway.md", "multibody.md",
-                                  "component_reference.md"])
+                                  "component_reference.md", "identification.md",
+                                  "linearization.md", "fmu_export.md", "c_code.md"])
 def test_relative_links_exist(name):
     text = (DOCS / name).read_text()
     for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
