@@ -28,6 +28,7 @@ import numpy as np
 
 from .errors import InitializationError, InputError, ParameterError, UnknownNameError, did_you_mean
 from .initialize import _newton, initialize, solve_algebraic
+from .simulate import as_time
 
 
 @dataclass
@@ -251,7 +252,7 @@ def operating_point(system, t: float = 0.0, point: Any = None, *,
                              "params/start to trim() (or to operating_point()) instead.")
         return point
     cs = system
-    t = _time(t)
+    t = as_time(t, "t")
     p = cs.parameter_vector(params)
     with cs.start_values(start):
         init = initialize(cs, p, t)
@@ -276,18 +277,6 @@ def operating_point(system, t: float = 0.0, point: Any = None, *,
             z = solve_algebraic(cs, p, t, x, z)
     real, x, z = _realization_at(cs, t, x, z, p)
     return OperatingPoint(real, t, x, z, p)
-
-
-def _time(t: Any) -> float:
-    if isinstance(t, bool):
-        raise InputError(f"t must be a time in seconds, got {t!r}.")
-    try:
-        value = float(t)
-    except (TypeError, ValueError):
-        raise InputError(f"t must be a time in seconds, got {t!r}.") from None
-    if not np.isfinite(value):
-        raise InputError(f"t must be finite, got {t!r}.")
-    return value
 
 
 def _solve_point(cs, t, p, x0, z0, held, steady: list[int], free_inputs: list[int],
@@ -352,7 +341,7 @@ def trim(system, *, t: float = 0.0, fixed: dict[str, float] | None = None,
     naming the equations that cannot be satisfied.
     """
     cs = system
-    t = _time(t)
+    t = as_time(t, "t")
     p = cs.parameter_vector(params)
     free_inputs = _input_indices(cs, inputs or [])
     with cs.start_values(start):
