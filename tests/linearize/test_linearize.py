@@ -232,3 +232,18 @@ def test_inputs_marked_at_creation():
         compile(Body(r=Input()))
     with pytest.raises(ModelDefinitionError, match="part or connector"):
         compile(Mass(flange_a=Input()))
+
+
+def test_a_parameter_marked_as_input():
+    class Spin(Component):
+        inertia = rotational.Inertia(J=2.0, w=Variable(start=0.0, fixed=True))
+        drive = rotational.ConstantTorque(tau_constant=Input(3.0))
+
+        def connections(self):
+            return [connect(self.drive.flange, self.inertia.flange_a)]
+
+    system = compile(Spin())
+    assert system.input_names == ["drive.tau_constant"]
+    assert system.parameters()["drive.tau_constant"] == 3.0
+    lin = system.linearize(outputs=["inertia.a"])
+    np.testing.assert_allclose(lin.D, [[1.0 / 2.0]], atol=1e-14)  # a = tau / J
