@@ -139,19 +139,15 @@ def _output_path(path: Any) -> Path:
 def _realisation(system, x0: np.ndarray, z0: np.ndarray, p: np.ndarray, t0: float):
     """The realisation acausal's own simulation starts with (it may switch states at the
     initial point when the compiler chose them from start values only), with its x0 and z0."""
-    from .hybrid import RESELECT_FRACTION, SWITCH_GAIN
+    from .hybrid import choose_states
     from .initialize import solve_algebraic
 
     sel = system.selector
     if not (system.dynamic_selection and sel is not None and sel.max_level > 0):
         return system, x0, z0
     v = np.array(system.function("observed")(t0, x0, z0, p)).ravel()
-    point = dict(enumerate(v.tolist()))
-    q_now = sel.quality(system.dummies, point, t0)
-    if q_now >= RESELECT_FRACTION:
-        return system, x0, z0
-    best = sel.select(point, t0)
-    if best == set(system.dummies) or sel.quality(best, point, t0) <= SWITCH_GAIN * q_now:
+    best, _ = choose_states(sel, system.dummies, t0, v, 1.0)
+    if best is None:
         return system, x0, z0
     cur = system.realization(best)
     x1 = v[cur.states]

@@ -144,6 +144,27 @@ class _Interrupt:
         return False
 
 
+def choose_states(selector, dummies, t: float, v: np.ndarray, q_ref: float,
+                  forced: bool = False) -> tuple[set | None, float]:
+    """(new dummy set or None, quality reference): whether the realisation with ``dummies``
+    should give way to a better one at time ``t`` and values ``v`` of every variable.
+
+    Re-select only when the quality fell below RESELECT_FRACTION of ``q_ref`` (1 at the start:
+    the best possible), and switch only to a choice SWITCH_GAIN times better (``forced``: take
+    the best whatever the gain). The one rule for simulation, linearisation and FMU export."""
+    point = dict(enumerate(v.tolist()))
+    q_now = selector.quality(dummies, point, t)
+    if not forced and q_now >= RESELECT_FRACTION * q_ref:
+        return None, q_ref
+    best = selector.select(point, t)
+    if best == set(dummies):
+        return None, q_now
+    q_best = selector.quality(best, point, t)
+    if q_best <= SWITCH_GAIN * q_now and not forced:
+        return None, q_now
+    return best, q_best
+
+
 class HybridSimulation:
     """One run: the current realisation, state, parameters and the bookkeeping of events."""
 
@@ -362,18 +383,7 @@ class HybridSimulation:
     # -- state re-selection ----------------------------------------------------------------
     def choose_states(self, t, v, q_ref, forced=False):
         """(new dummy set or None, quality reference): whether to switch realisation at t."""
-        sel = self.root.selector
-        point = dict(enumerate(v.tolist()))
-        q_now = sel.quality(self.cur.dummies, point, t)
-        if not forced and q_now >= RESELECT_FRACTION * q_ref:
-            return None, q_ref
-        best = sel.select(point, t)
-        if best == set(self.cur.dummies):
-            return None, q_now
-        q_best = sel.quality(best, point, t)
-        if q_best <= SWITCH_GAIN * q_now and not forced:
-            return None, q_now
-        return best, q_best
+        return choose_states(self.root.selector, self.cur.dummies, t, v, q_ref, forced)
 
     def switch_states(self, best, t, v) -> None:
         """Continue with the realisation whose dummy derivatives are ``best``, from values v."""

@@ -14,8 +14,8 @@ algebraic variables follow the states and inputs through ``g = 0`` (implicit fun
 All partial derivatives are CasADi's exact (algorithmic) Jacobians of the generated functions;
 nothing is differenced numerically. The states are the ones the compiler selected (the
 dummy-derivative method); for a model whose states are re-selected during a run
-(``system.dynamic_selection``), the selection that is best at the operating point is used and
-named in ``StateSpace.state_names``.
+(``system.dynamic_selection``), the selection a simulation would start with at the operating
+point is used (the rule of ``hybrid.choose_states``) and named in ``StateSpace.state_names``.
 """
 
 from __future__ import annotations
@@ -216,7 +216,7 @@ def _named_values(cs, values: dict[str, float] | None, what: str) -> list[tuple[
         raise InputError(f"{what} must be a dict of values by dotted name, got {values!r}.")
     out = []
     for name, value in values.items():
-        for element, number in cs._elements(name, value, "start"):
+        for element, number in cs._elements(name, value, what):
             sign, v = cs.locate(element)
             if v < 0:
                 raise InputError(f"'{element}' in {what} is identically zero in this model and "
@@ -226,11 +226,16 @@ def _named_values(cs, values: dict[str, float] | None, what: str) -> list[tuple[
 
 
 def _realization_at(cs, t: float, x: np.ndarray, z: np.ndarray, p: np.ndarray):
-    """The realisation whose states suit the point best (dynamic state selection only)."""
+    """The realisation a simulation would start with at this point (dynamic state selection
+    only: the same rule as simulate, hybrid.choose_states)."""
     if not (cs.dynamic_selection and cs.selector is not None and cs.selector.max_level > 0):
         return cs, x, z
+    from .hybrid import choose_states
+
     values = np.array(cs.function("observed")(t, x, z, p).full()).ravel()
-    best = cs.selector.select(dict(enumerate(values.tolist())), t)
+    best, _ = choose_states(cs.selector, cs.dummies, t, values, 1.0)
+    if best is None:
+        return cs, x, z
     other = cs.realization(best)
     return other, values[other.states], values[other.algebraics]
 

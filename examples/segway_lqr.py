@@ -36,7 +36,8 @@ from scipy.linalg import solve_continuous_are
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from segway import I_B, M_B, G, Segway, linear_model  # noqa: E402 - the plant of segway.py
+# the plant of segway.py and its CSV columns
+from segway import COLUMNS, I_B, M_B, G, Segway, columns, linear_model  # noqa: E402
 
 from acausal import Eq, Input, Parameter, Variable, compile  # noqa: E402
 from acausal.components import rotational  # noqa: E402
@@ -48,7 +49,6 @@ Q_WEIGHTS = {"wheel.w_roll": 1.0, "wheel.x": 10.0, "wheel.v": 1.0, "body.phi": 1
 R_WEIGHT = 1.0
 TILT_DEG = 10.0
 OUTPUTS = ["body.phi", "wheel.x", "wheel.v_slip_long"]
-COLUMNS = ("t", "x", "v", "pitch", "pitch_rate", "torque", "v_slip_long")
 
 
 class OpenLoopSegway(Segway):
@@ -112,12 +112,6 @@ def simulate(t_end: float, tilt_deg: float):
     sol = system.simulate(t_end, dt=0.01, rtol=1e-8, atol=1e-10,
                           start={"revolute.phi": math.radians(tilt_deg)})
     return lin, k, sol
-
-
-def columns(sol) -> dict[str, np.ndarray]:
-    return {"t": sol.t, "x": sol["wheel.x"], "v": sol["wheel.v"], "pitch": sol["body.phi"],
-            "pitch_rate": sol["body.w"], "torque": sol["motor.tau"],
-            "v_slip_long": sol["wheel.v_slip_long"]}
 
 
 def main(argv: list[str] | None = None) -> int:
