@@ -303,6 +303,7 @@ class HybridSimulation:
         sol.stats = {"solver": "/".join(sorted({prob.solver_name for prob in problems})),
                      "solver_calls": self.solver_calls,
                      "rhs_evaluations": sum(prob.calls for prob in problems),
+                     "root_evaluations": sum(prob.root_calls for prob in problems),
                      "events": len(self.event_log)}
         return sol
 
@@ -528,10 +529,11 @@ class HybridSimulation:
         """The first point on the new side of the crossing SUNDIALS stopped at.
 
         SUNDIALS returns a root where the indicator may be exactly zero (or on the old side by
-        rounding), where a relation such as ``x > 21`` is still false. Step on a few ulp at a
-        time (explicit Euler: over 1e-13 s its error is ~1e-26) until one of the indicators
-        SUNDIALS ``reported`` (positions in ``prob.rows``) is across, by more than its
-        rounding noise.
+        rounding), where a relation such as ``x > 21`` is still false. Step on by explicit
+        Euler (over 1e-13 s its error is ~1e-26) until one of the indicators SUNDIALS
+        ``reported`` (positions in ``prob.rows``) is across, by more than its rounding noise:
+        first by twice the step their rates ask for (ODEs; a few ulp for DAEs), then four times
+        further each try.
         """
         rows = [prob.rows[i] for i in reported if i < len(prob.rows)]
         if not rows:
@@ -548,25 +550,35 @@ class HybridSimulation:
         if jac is None:
             w = ca.vertcat(cur.x, cur.z)
             g_sym = ca.vertcat(*[g for ev in cur.events for g in ev.indicators])
-            jac = sundials.Buffered(ca.Function("gjac", [cur.t, cur.x, cur.z, cur.p],
-                                                [ca.densify(ca.jacobian(g_sym, w))]))
+            jac = sundials.Buffered(ca.Function(
+                "gjac", [cur.t, cur.x, cur.z, cur.p],
+                [ca.densify(ca.jacobian(g_sym, w)), ca.densify(ca.jacobian(g_sym, cur.t))]))
             cur._functions["event_indicator_jacobian"] = jac
         size = np.maximum(np.abs(y_root), prob.nominal)
-        dg = jac.evaluate(t_root, y_root[:n_x], y_root[n_x:], self.p)[0]
+        dg, dg_dt = jac.evaluate(t_root, y_root[:n_x], y_root[n_x:], self.p)
         dg = dg.reshape(y_root.size, -1).T  # CasADi stores column by column
         sens = np.abs(dg[rows]) @ size
         noise = ROOT_NOISE * np.finfo(float).eps * sens
 
-        def across(t, y):
-            g1 = g_all(t, y[:n_x], y[n_x:], self.p)[0][rows]
+        def across(g1):
             return bool(np.any(crossed(g0, g1) & (np.abs(g1) > noise)))
 
-        if across(t_root, y_root):
-            return t_root, y_root
         x, z = y_root[:n_x], y_root[n_x:]
+        g_root = g_all(t_root, x, z, self.p)[0][rows]
+        if across(g_root):
+            return t_root, y_root
         xdot = sundials.fast(cur, "ode").evaluate(t_root, x, z, self.p)[0]
         delta = 4 * np.spacing(max(abs(t_root), 1.0))
         limit = 1e-9 * max(abs(t_root), self.span, 1e-300)
+        if not z.size:
+            # an ODE: the indicators' rates dg/dt + dg/dx x' are exact, so the first try is
+            # twice the time they need to clear their noise (one evaluation usually suffices;
+            # the loop below grows it if not). A DAE's rates would need z' too: ulp steps.
+            rate = np.abs(dg_dt[rows] + dg[rows] @ xdot)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                need = np.where(rate > 0, 2 * (noise + np.abs(g_root)) / rate, np.inf)
+            if np.isfinite(need).any():
+                delta = min(max(delta, float(np.min(need))), limit)
         t_try, y_try = t_root, y_root
         while delta <= limit:
             x_try = x + delta * xdot
@@ -575,7 +587,7 @@ class HybridSimulation:
                 z_try = polish_algebraic(cur, np.array([t_root + delta]), x_try.reshape(-1, 1),
                                          z.reshape(-1, 1), self.p).ravel()
             t_try, y_try = t_root + delta, np.concatenate([x_try, z_try])
-            if across(t_try, y_try):
+            if across(g_all(t_try, x_try, z_try, self.p)[0][rows]):
                 break
             delta *= 4
         return t_try, y_try

@@ -36,7 +36,8 @@ class Solution:
         #: True when the run was stopped early (Ctrl-C): the grid ends where it stopped
         self.interrupted = False
         #: solver statistics of the run: solver, solver_calls, rhs_evaluations (right-hand side
-        #: or residual evaluations), events
+        #: or residual evaluations), root_evaluations (of the event indicators SUNDIALS
+        #: watches), events
         self.stats: dict = {}
         # parameters and discrete variables at every output time (they change at events)
         self._p_history = p_history

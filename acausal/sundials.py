@@ -85,6 +85,7 @@ def _last_solver_message(text: str) -> str:
 
 
 _CAPTURE_FILE = None
+_LIBC = None  # the C library's handle, for fflush (loading it costs ~20 us: once per process)
 
 
 @contextlib.contextmanager
@@ -92,12 +93,13 @@ def _captured_fd1():
     """Redirect the process's standard output (file descriptor 1, where the C library's
     logger writes) to a temporary file while a solver runs; yields a list whose one item is
     the text written, once the block has ended."""
+    import atexit
     import ctypes
     import os
     import sys
     import tempfile
 
-    global _CAPTURE_FILE
+    global _CAPTURE_FILE, _LIBC
     try:
         fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else 1
         saved = os.dup(fd)
@@ -105,8 +107,10 @@ def _captured_fd1():
         yield [""]
         return
     if _CAPTURE_FILE is None or _CAPTURE_FILE[0] != os.getpid():
-        # one per process (a forked worker must not share its parent's file offset)
+        # one per process (a forked worker must not share its parent's file offset), closed
+        # at exit (else Python warns of an unclosed file when it shuts down)
         _CAPTURE_FILE = (os.getpid(), tempfile.TemporaryFile(mode="w+b"))
+        atexit.register(_CAPTURE_FILE[1].close)
     tmp = _CAPTURE_FILE[1]
     tmp.seek(0)
     tmp.truncate()
@@ -119,7 +123,9 @@ def _captured_fd1():
     try:
         yield text
     finally:
-        ctypes.CDLL(None).fflush(None)
+        if _LIBC is None:
+            _LIBC = ctypes.CDLL(None)
+        _LIBC.fflush(None)
         os.dup2(saved, fd)
         os.close(saved)
         tmp.seek(0)
@@ -137,6 +143,8 @@ class Buffered:
         self.arg = {f.name_in(i): np.zeros(f.nnz_in(i)) for i in range(f.n_in())}
         self.out = [np.zeros(f.nnz_out(i)) for i in range(f.n_out())]
         self._buf, self._eval = f.buffer()
+        #: the buffer's own evaluation (no Python method in between: for the solver callbacks)
+        self.raw = self._eval
         for i in range(f.n_in()):
             self._buf.set_arg(i, memoryview(self.arg[f.name_in(i)]))
         for i, r in enumerate(self.out):
@@ -294,6 +302,7 @@ class Problem:
         self.row_scale = np.ones(self.n_z)
         self.interrupted = False
         self.calls = 0
+        self.root_calls = 0
         self.progress = None
         self._equilibrated = False
         self._roots = None
@@ -309,6 +318,7 @@ class Problem:
         self.progress = progress
         self.interrupted = False
         self.calls = 0
+        self.root_calls = 0
         self._equilibrated = False
 
     def _set_nominal(self, nominal: np.ndarray) -> None:
@@ -407,10 +417,11 @@ class Problem:
         return sun.cvode.CVODE(self._residual_function(), jacfn=self._jacobian_function(),
                                **opts)
 
-    # -- callbacks (hot: closures over local names, no attribute look-ups per call) -----------
+    # -- callbacks (hot: closures over local names, no attribute look-ups and no Python method
+    # between SUNDIALS and CasADi's buffer evaluation per call) -------------------------------
     def _residual_function(self):
         f = self._f
-        call, t_in, u_in, out = f, f.arg["t"], f.arg["u"], f.out[0]
+        call, t_in, u_in, out = f.raw, f.arg["t"], f.arg["u"], f.out[0]
         every = PROGRESS_EVERY
         me = self
         nan = np.nan
@@ -449,7 +460,7 @@ class Problem:
 
     def _jacobian_function(self):
         j = self._jac
-        call, t_in, u_in, out = j, j.arg["t"], j.arg["u"], j.out[0]
+        call, t_in, u_in, out = j.raw, j.arg["t"], j.arg["u"], j.out[0]
         rows, cols, sparse = self._rows_nz, self._cols_nz, self.sparse
 
         if not self.is_dae:
@@ -479,14 +490,15 @@ class Problem:
 
     def _root_function(self, dae: bool):
         g = self._g
-        call, t_in, u_in, out = g, g.arg["t"], g.arg["u"], g.out[0]
-
+        call, t_in, u_in, out = g.raw, g.arg["t"], g.arg["u"], g.out[0]
+        me = self
 
         def roots(t, y, events):
             t_in[0] = t
             u_in[:] = y
             call()
             events[:] = out
+            me.root_calls += 1
 
         if not dae:
             return roots
