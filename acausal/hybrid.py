@@ -185,6 +185,8 @@ class HybridSimulation:
         self.defaulted = init.defaulted
         self.switches: list[tuple[float, list[str]]] = []
         self.event_log: list[tuple[float, list[str]]] = []
+        # (realisation, t, x, z, p) just after each event of event_log (Solution.event_values)
+        self.event_points: list[tuple] = []
         self.recent = deque(maxlen=CHATTER_EVENTS)
         self.roots = deque(maxlen=CHATTER_EVENTS)
         self.progress = progress
@@ -285,7 +287,8 @@ class HybridSimulation:
                 else np.zeros((nz, 0))
             sol = Solution(self.root, t, xs, zs, self.p, self.defaulted,
                            state_switches=self.switches, p_history=p_hist,
-                           events=self.event_log)
+                           events=self.event_log,
+                           event_points=self.event_points)
         else:
             values = np.empty((self.root.system.n_vars, k))
             col = 0
@@ -297,7 +300,8 @@ class HybridSimulation:
                 col += n
             sol = Solution(self.root, t, np.zeros((0, k)), np.zeros((0, k)), self.p,
                            self.defaulted, values=values, state_switches=self.switches,
-                           p_history=p_hist, events=self.event_log)
+                           p_history=p_hist, events=self.event_log,
+                           event_points=self.event_points)
         sol.interrupted = interrupted
         problems = [entry[1] for entry in self.problems.values()]
         sol.stats = {"solver": "/".join(sorted({prob.solver_name for prob in problems})),
@@ -333,8 +337,10 @@ class HybridSimulation:
             + "; ".join(sorted(set(fired_all))) + ". Check that the actions do not make their "
             "own conditions true again.")
 
-    def record_event(self, t, labels):
+    def record_event(self, t, labels, x, z):
+        """An event at t (``labels``: the clauses that fired; x, z: the values after it)."""
         self.event_log.append((t, labels))
+        self.event_points.append((self.cur, t, x.copy(), z.copy(), self.p.copy()))
         self.recent.append(t)
         self._check_zeno(labels)
         if len(self.recent) == CHATTER_EVENTS and \
@@ -518,7 +524,7 @@ class HybridSimulation:
                                          z.reshape(-1, 1), self.p).ravel()
                 x, z, cond, labels = self.fire(t, x, z, cond)
                 if labels:
-                    self.record_event(t, labels)
+                    self.record_event(t, labels, x, z)
             elif t >= grid[-1]:
                 self.x, self.z, self.t = x, z, t
                 break

@@ -21,7 +21,7 @@ class Solution:
     def __init__(self, compiled, t: np.ndarray, x: np.ndarray, z: np.ndarray, p: np.ndarray,
                  defaulted_states: list[str] | None = None, values: np.ndarray | None = None,
                  state_switches: list | None = None, p_history: np.ndarray | None = None,
-                 events: list | None = None) -> None:
+                 events: list | None = None, event_points: list | None = None) -> None:
         self.compiled = compiled
         self.t = t
         self.x = x  # states, one row per compiled.state_names
@@ -33,6 +33,9 @@ class Solution:
         self.state_switches = list(state_switches or [])
         #: (time, [labels of the When clauses that fired]) for every event, in order
         self.events = list(events or [])
+        # (realisation, t, x, z, p) just after each event; evaluated by event_values on need
+        self._event_points = list(event_points or [])
+        self._event_table: tuple[np.ndarray, np.ndarray] | None = None
         #: True when the run was stopped early (Ctrl-C): the grid ends where it stopped
         self.interrupted = False
         #: solver statistics of the run: solver, solver_calls, rhs_evaluations (right-hand side
@@ -75,23 +78,64 @@ class Solution:
             self._values = values
         return self._values[index]
 
-    def __getitem__(self, name: str) -> np.ndarray:
-        if name in ("t", "time"):
-            return self.t
+    def _lookup(self, name: str) -> tuple:
+        """Where ``name`` lives: ("parameter", index) for parameters and discrete variables,
+        ("vector", element names), or ("variable", sign, index) (index -1: identically 0)."""
         if name in self._p_index:
-            if self._p_history is not None:
-                return self._p_history[self._p_index[name]].copy()
-            return np.full(self.t.shape, self._p[self._p_index[name]])
+            return ("parameter", self._p_index[name])
         try:
             sign, index = self.compiled.locate(name)
         except UnknownNameError:
             rows = self._vector_rows(name)
             if rows is None:
                 raise
-            return np.vstack([self[r] for r in rows])
-        if index == -1:
-            return np.zeros_like(self.t)
-        return sign * self._row(index)
+            return ("vector", rows)
+        return ("variable", sign, index)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        if name in ("t", "time"):
+            return self.t
+        kind, *where = self._lookup(name)
+        if kind == "parameter":
+            if self._p_history is not None:
+                return self._p_history[where[0]].copy()
+            return np.full(self.t.shape, self._p[where[0]])
+        if kind == "vector":
+            return np.vstack([self[r] for r in where[0]])
+        sign, index = where
+        return np.zeros_like(self.t) if index == -1 else sign * self._row(index)
+
+    def event_values(self, name: str) -> np.ndarray:
+        """The value of a variable just after each event, in the order of :attr:`events`.
+
+        Any name that ``sol[name]`` takes: a state, an algebraic or observed variable, a
+        discrete variable (its value set by the event, e.g. a friction mode or the last
+        sticking position) or a parameter. Output points need not fall on events: these are
+        the values the run continued from, as Modelica tools store the right limit at an
+        event instant."""
+        if name in ("t", "time"):
+            return np.array([e[0] for e in self.events], float)
+        kind, *where = self._lookup(name)
+        values, params = self._events_evaluated()
+        if kind == "parameter":
+            return params[where[0]].copy()
+        if kind == "vector":
+            return np.vstack([self.event_values(r) for r in where[0]])
+        sign, index = where
+        return np.zeros(values.shape[1]) if index == -1 else sign * values[index]
+
+    def _events_evaluated(self) -> tuple[np.ndarray, np.ndarray]:
+        """(every variable, every parameter) after each event: one column per event."""
+        if self._event_table is None:
+            cs = self.compiled
+            n = len(self._event_points)
+            values = np.empty((cs.system.n_vars, n))
+            params = np.empty((len(cs.parameter_names), n))
+            for k, (cur, t, x, z, p) in enumerate(self._event_points):
+                values[:, k] = np.array(cur.function("observed")(t, x, z, p)).ravel()
+                params[:, k] = p
+            self._event_table = (values, params)
+        return self._event_table
 
     def _vector_rows(self, name: str) -> list[str] | None:
         """The element names of a vector variable or parameter (``body.r[0]``, ...)."""
@@ -103,7 +147,7 @@ class Solution:
         return {"t": self.t, "x": self.x, "z": self.z, "p": self._p, "values": self._values,
                 "defaulted": self.defaulted_states, "switches": self.state_switches,
                 "events": self.events, "p_history": self._p_history,
-                "interrupted": self.interrupted}
+                "interrupted": self.interrupted, "event_table": self._events_evaluated()}
 
     @classmethod
     def from_state(cls, compiled, state: dict[str, Any]) -> Solution:
@@ -112,6 +156,7 @@ class Solution:
                   values=state["values"], state_switches=state["switches"],
                   p_history=state["p_history"], events=state["events"])
         sol.interrupted = state["interrupted"]
+        sol._event_table = state.get("event_table")
         return sol
 
     def __contains__(self, name: str) -> bool:

@@ -114,3 +114,33 @@ def test_bounce_times_are_analytic_for_any_grid(grid):
     assert len(got) == len(expected) == 6
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)
     assert sol.t[-1] == 3.0
+
+
+@pytest.mark.parametrize("grid", [{"dt": 1e-3}, {"dt": 1.0}, {"t_eval": [0, 3.0]}],
+                         ids=lambda g: str(g))
+def test_event_values_are_the_values_after_each_event(grid):
+    """Solution.event_values: the state the run continued from after each bounce (output points
+    need not fall on events): v = E^k sqrt(2 g h0) upwards, h at the ground."""
+    sol = compile(Ball()).simulate(3.0, rtol=1e-12, atol=1e-14, **grid)
+    v_after = sol.event_values("v")
+    expected = [E ** (k + 1) * math.sqrt(2 * G * 1.0) for k in range(len(sol.events))]
+    np.testing.assert_allclose(v_after, expected, rtol=1e-9)
+    assert np.all(np.abs(sol.event_values("h")) < 1e-9)
+    np.testing.assert_array_equal(sol.event_values("t"), [t for t, _ in sol.events])
+    np.testing.assert_allclose(sol.event_values("der(v)"), -G)
+
+
+def test_event_values_of_a_discrete_variable_and_through_to_state():
+    from acausal.errors import UnknownNameError
+    from acausal.solution import Solution
+
+    cs = compile(StateCondition())
+    sol = cs.simulate(1.0, dt=0.5, rtol=1e-10, atol=1e-12)
+    np.testing.assert_array_equal(sol.event_values("n"), np.arange(1, 11))  # counter after each
+    again = Solution.from_state(cs, sol.to_state())
+    np.testing.assert_array_equal(again.event_values("n"), np.arange(1, 11))
+    np.testing.assert_array_equal(again.event_values("y"), sol.event_values("y"))
+    with pytest.raises(UnknownNameError):
+        sol.event_values("nonsense")
+    no_events = compile(Ball()).simulate(0.1)
+    assert no_events.event_values("v").shape == (0,)
