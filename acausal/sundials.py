@@ -142,22 +142,22 @@ class Buffered:
         self.function = f
         self.arg = {f.name_in(i): np.zeros(f.nnz_in(i)) for i in range(f.n_in())}
         self.out = [np.zeros(f.nnz_out(i)) for i in range(f.n_out())]
-        self._buf, self._eval = f.buffer()
-        #: the buffer's own evaluation (no Python method in between: for the solver callbacks)
-        self.raw = self._eval
+        #: the buffer's own evaluation (the solver callbacks call it directly: no Python
+        #: method in between)
+        self._buf, self.raw = f.buffer()
         for i in range(f.n_in()):
             self._buf.set_arg(i, memoryview(self.arg[f.name_in(i)]))
         for i, r in enumerate(self.out):
             self._buf.set_res(i, memoryview(r))
 
     def __call__(self) -> None:
-        self._eval()
+        self.raw()
 
     def evaluate(self, *args) -> list[np.ndarray]:
         """Copy the arguments in (in input order), evaluate, return copies of the outputs."""
         for a, value in zip(self.arg.values(), args):
             a[:] = value
-        self._eval()
+        self.raw()
         return [r.copy() for r in self.out]
 
 

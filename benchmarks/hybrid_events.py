@@ -51,6 +51,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import itertools
 import json
 import sys
 import time
@@ -121,7 +122,7 @@ def bristle_model(regularised: bool):
 
 # -- the replay twin of the bristle model ---------------------------------------------------
 REPLAY_TAU = 1e-5  # s, default width of the replayed switches
-_replay_count = 0
+_replay_names = itertools.count(1)  # each replayed signal is its own sympy function class
 
 
 def replay_function(times: np.ndarray, values: np.ndarray, tau: float):
@@ -132,7 +133,6 @@ def replay_function(times: np.ndarray, values: np.ndarray, tau: float):
     interpolants find it: one table lookup per call instead of a sum over every switch). The
     instants must be more than 40 tau apart: where the nearest instant changes (half-way
     between two), the other ramp has settled to within e^-40 of its end value."""
-    global _replay_count
     times = np.asarray(times, float)
     values = np.asarray(values, float)
     if times.size == 0:
@@ -162,8 +162,7 @@ def replay_function(times: np.ndarray, values: np.ndarray, tau: float):
         t_k, before, after = nearest_row(t)
         return before + (after - before) * (1 + ca.tanh((t - t_k) / tau)) / 2
 
-    _replay_count += 1
-    cls = type(f"Replay{_replay_count}", (sp.Function,), {"nargs": 1})
+    cls = type(f"Replay{next(_replay_names)}", (sp.Function,), {"nargs": 1})
     register_function(cls, casadi_replay)
     return cls
 
