@@ -5,10 +5,8 @@ compile: flattening, alias elimination, Pantelides index reduction, dummy-deriva
 selection, BLT sorting and tearing, then CasADi functions integrated with SUNDIALS.
 """
 
-from .codegen import register_function
-from .compiler import CompiledSystem, compile_model
-from .ensemble import simulate_many
-from .errors import (
+from .analysis.linearize import OperatingPoint, StateSpace
+from .base.errors import (
     AcausalError,
     InitializationError,
     InputError,
@@ -22,45 +20,25 @@ from .errors import (
     UnderdeterminedError,
     UnknownNameError,
 )
+from .base.version import __version__
+from .compiler.codegen import register_function
 from .identify import Experiment, IdentificationResult, IdentificationWarning, identify
-from .linearize import OperatingPoint, StateSpace
-from .model import (
-    Component,
-    Connection,
-    Connector,
-    Discrete,
-    Flow,
-    Input,
-    Outer,
+from .language.declarations import Discrete, Flow, Input, Parameter, Potential, Variable
+from .language.events import When, assign, reinit
+from .language.model import Component, Connection, Connector, Outer, connect
+from .language.overdetermined import (
     Overdetermined,
-    Parameter,
-    Potential,
-    Variable,
-    When,
-    assign,
     branch,
-    connect,
     is_root,
     potential_root,
-    reinit,
     root,
     rooted,
 )
-from .simulate import simulate
-from .solution import Solution
-from .symbolic import Eq, der, event_if, pre, time
-
-
-def compile(model: Component, **options) -> CompiledSystem:  # noqa: A001 - the natural name
-    """Compile a model instance into a :class:`CompiledSystem`.
-
-    Options: ``stabilization=None | "baumgarte"`` with ``alpha``, ``beta`` (see
-    :func:`acausal.compiler.compile_model`).
-    """
-    return compile_model(model, **options)
-
-
-__version__ = "0.1.0"
+from .language.symbolic import Eq, der, event_if, pre, time
+from .run.ensemble import parameter_grid, simulate_many
+from .run.simulate import simulate
+from .run.solution import Solution
+from .system import CompiledSystem, compile
 
 __all__ = [
     "AcausalError", "CompiledSystem", "Experiment", "IdentificationResult",
@@ -72,5 +50,5 @@ __all__ = [
     "ParameterError", "Potential", "SimulationError", "Solution", "StructuralError",
     "StructurallySingularError", "UnconnectedConnectorError", "UnderdeterminedError",
     "UnknownNameError", "Variable", "compile", "connect", "der", "register_function",
-    "simulate", "simulate_many", "time",
+    "simulate", "simulate_many", "parameter_grid", "time", "__version__",
 ]

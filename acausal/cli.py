@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import AcausalError, ParameterError, UnknownNameError, did_you_mean
+from .base.errors import AcausalError, ParameterError, UnknownNameError, did_you_mean
 
 __all__ = ["CommandLineError", "load_model", "main", "planar_drawing"]
 
@@ -120,7 +120,7 @@ def _import_module(dotted: str):
 
 def _models_in(module) -> list[str]:
     """Names of the Component subclasses and factories defined in ``module``."""
-    from .model import Component
+    from .language.model import Component
 
     out = []
     for name, obj in vars(module).items():
@@ -133,7 +133,7 @@ def _models_in(module) -> list[str]:
 
 def load_model(spec: str):
     """The model instance named by ``MODULE[:Name]`` and a label for it."""
-    from .model import Component
+    from .language.model import Component
 
     module_name, attr = _split_spec(spec)
     module = (_import_file(Path(module_name)) if _looks_like_path(module_name)
@@ -514,7 +514,7 @@ def cmd_simulate(args) -> int:
 
 def cmd_fmu(args) -> int:
     """Export the model as an FMI 2.0 FMU (see docs/fmu_export.md)."""
-    from .fmu import export_fmu
+    from .export.fmu import export_fmu
 
     if Path(args.output).suffix.lower() != ".fmu":
         raise CommandLineError(f"{args.output}: an FMU file name ends in .fmu, e.g. "
@@ -550,7 +550,7 @@ examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from .base.version import __version__
 
     parser = argparse.ArgumentParser(
         prog="acausal", description="Compile and simulate acausal models from the command line.",

@@ -64,7 +64,7 @@ import sympy as sp
 
 from acausal import Component, Eq, Parameter, Variable, compile, connect, event_if
 from acausal import time as t_sym
-from acausal.codegen import register_function
+from acausal.compiler.codegen import register_function
 from acausal.components.coordinate_spring_damper import CoordinateSpringDamperExt
 from acausal.components.translational import Damper, Flange, Mass, Spring
 

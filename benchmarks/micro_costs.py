@@ -24,10 +24,10 @@ import casadi as ca
 import sympy as sp
 
 from acausal import Component, Eq, Variable, der
-from acausal.flatten import flatten
-from acausal.structure.pantelides import time_derivative
-from acausal.structure.system import build_equation_system
-from acausal.symbolic import real_symbol, residual, substituted, sum_of
+from acausal.compiler.flatten import flatten
+from acausal.compiler.structure.pantelides import time_derivative
+from acausal.compiler.structure.system import build_equation_system
+from acausal.language.symbolic import real_symbol, residual, substituted, sum_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compile_scaling import MassSpringChain  # noqa: E402
@@ -122,7 +122,7 @@ def casadi_node() -> tuple[str, str, str]:
 
 
 def garbage_collector() -> tuple[str, str, str]:
-    from acausal.compiler import _compile
+    from acausal.compiler.pipeline import _compile
 
     def best_of_two(paused: bool) -> float:
         times = []

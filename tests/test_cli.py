@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from acausal.base.errors import ParameterError, UnknownNameError
 from acausal.cli import CommandLineError, _split_spec, load_model, parse_assignments
-from acausal.errors import ParameterError, UnknownNameError
 
 ROOT = Path(__file__).resolve().parents[1]
 OSC = "examples/mass_spring_damper.py:Oscillator"

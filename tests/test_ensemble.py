@@ -21,7 +21,7 @@ from acausal import (
     reinit,
 )
 from acausal.components.translational import Damper, Fixed, Mass, Spring
-from acausal.ensemble import (
+from acausal.run.ensemble import (
     Ensemble,
     deserialize_system,
     parameter_grid,

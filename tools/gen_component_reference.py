@@ -78,7 +78,7 @@ def _docstring(cls) -> str:
 
 def _tables(cls) -> list[str]:
     from acausal import Connector, Parameter, Variable
-    from acausal.model import Node, Outer
+    from acausal.language.model import Node, Outer
 
     decls = cls.declarations()
     params, parts, variables = [], [], []

@@ -12,9 +12,9 @@ import math
 import pytest
 
 from acausal import Component, Eq, Parameter, Variable, der
-from acausal.flatten import flatten
-from acausal.structure.alias import eliminate_aliases
-from acausal.structure.system import build_equation_system
+from acausal.compiler.flatten import flatten
+from acausal.compiler.structure.alias import eliminate_aliases
+from acausal.compiler.structure.system import build_equation_system
 
 
 class Pendulum(Component):

@@ -1,4 +1,4 @@
-"""Alias elimination (acausal.structure.alias) on tiny hand-made models."""
+"""Alias elimination (acausal.compiler.structure.alias) on tiny hand-made models."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from acausal import (
     connect,
     der,
 )
-from acausal.structure.alias import eliminate_aliases
+from acausal.compiler.structure.alias import eliminate_aliases
 
 
 class Pin(Connector):

@@ -1,4 +1,4 @@
-"""BLT sorting and tearing (acausal.structure.blt) on systems with a known block structure."""
+"""BLT sorting and tearing (acausal.compiler.structure.blt) on systems of known block structure."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import pytest
 import sympy as sp
 
 from acausal import Component, Eq, Parameter, StructurallySingularError, Variable, compile, time
-from acausal.flatten import flatten
-from acausal.structure.blt import blt, solve_linear, tear_block
-from acausal.structure.system import build_equation_system
+from acausal.compiler.flatten import flatten
+from acausal.compiler.structure.blt import blt, solve_linear, tear_block
+from acausal.compiler.structure.system import build_equation_system
 
 
 def names(system, vs):
@@ -259,7 +259,7 @@ def test_sorted_components_match_networkx_condensation():
 
     import networkx as nx
 
-    from acausal.structure.blt import _sorted_components
+    from acausal.compiler.structure.blt import _sorted_components
 
     rng = random.Random(7)
     for _ in range(300):

@@ -1,4 +1,4 @@
-"""The sympy -> CasADi translator (acausal.codegen) and the function registry."""
+"""The sympy -> CasADi translator (acausal.compiler.codegen) and the function registry."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from acausal import (
     register_function,
     time,
 )
-from acausal.codegen import Translator, translate
+from acausal.compiler.codegen import Translator, translate
 
 x, y, z = sp.symbols("x y z", real=True)
 

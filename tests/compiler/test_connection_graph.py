@@ -29,7 +29,7 @@ from acausal import (
     root,
     rooted,
 )
-from acausal.flatten import flatten
+from acausal.compiler.flatten import flatten
 
 
 def heading_residue(a, b):

@@ -1,18 +1,18 @@
-"""Dummy-derivative state selection (acausal.structure.dummy_derivatives)."""
+"""Dummy-derivative state selection (acausal.compiler.structure.dummy_derivatives)."""
 
 from __future__ import annotations
 
 import pytest
 
 from acausal import Component, Eq, Parameter, StructurallySingularError, Variable, compile, der
-from acausal.flatten import flatten
-from acausal.structure.alias import eliminate_aliases
-from acausal.structure.dummy_derivatives import (
+from acausal.compiler.flatten import flatten
+from acausal.compiler.structure.alias import eliminate_aliases
+from acausal.compiler.structure.dummy_derivatives import (
     select_dummy_derivatives,
     states_after_selection,
 )
-from acausal.structure.pantelides import pantelides
-from acausal.structure.system import build_equation_system
+from acausal.compiler.structure.pantelides import pantelides
+from acausal.compiler.structure.system import build_equation_system
 
 NEAR_BOTTOM = 0.4  # |y| > |x|
 NEAR_HORIZONTAL = 1.3  # |x| > |y|

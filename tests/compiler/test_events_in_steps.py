@@ -131,8 +131,8 @@ def test_event_values_are_the_values_after_each_event(grid):
 
 
 def test_event_values_of_a_discrete_variable_and_through_to_state():
-    from acausal.errors import UnknownNameError
-    from acausal.solution import Solution
+    from acausal.base.errors import UnknownNameError
+    from acausal.run.solution import Solution
 
     cs = compile(StateCondition())
     sol = cs.simulate(1.0, dt=0.5, rtol=1e-10, atol=1e-12)

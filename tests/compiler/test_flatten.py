@@ -1,4 +1,4 @@
-"""Flattening (acausal.flatten): binding, connection semantics, equation origins."""
+"""Flattening (acausal.compiler.flatten): binding, connection semantics, equation origins."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from acausal import (
     der,
     time,
 )
-from acausal.flatten import flatten
+from acausal.compiler.flatten import flatten
 
 
 class Flange(Connector):

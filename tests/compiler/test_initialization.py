@@ -1,4 +1,4 @@
-"""Consistent initialisation (acausal.initialize) through compile + simulate."""
+"""Consistent initialisation (acausal.run.initialize) through compile + simulate."""
 
 from __future__ import annotations
 

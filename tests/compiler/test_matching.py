@@ -1,4 +1,4 @@
-"""Maximum bipartite matching (acausal.structure.matching) on hand-made incidence lists."""
+"""Maximum bipartite matching (acausal.compiler.structure.matching) on hand-made incidence lists."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 import networkx as nx
 import pytest
 
-from acausal.structure.matching import Matching, maximum_matching
+from acausal.compiler.structure.matching import Matching, maximum_matching
 
 
 def assert_valid(m: Matching, incidence, n_vars: int) -> int:

@@ -1,4 +1,4 @@
-"""Pantelides index reduction (acausal.structure.pantelides) on small systems."""
+"""Pantelides index reduction (acausal.compiler.structure.pantelides) on small systems."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import pytest
 import sympy as sp
 
 from acausal import Component, Eq, Parameter, Variable, compile, der, time
-from acausal.flatten import flatten
-from acausal.structure.pantelides import differentiate_equation, pantelides
-from acausal.structure.system import build_equation_system
+from acausal.compiler.flatten import flatten
+from acausal.compiler.structure.pantelides import differentiate_equation, pantelides
+from acausal.compiler.structure.system import build_equation_system
 
 
 def sym(system, name):
@@ -214,7 +214,7 @@ def test_time_derivative_agrees_with_sympy_diff():
     """The node-by-node chain rule gives sympy's total derivative for every kind of node it
     handles itself (sums, products, numeric powers, functions by fdiff, Piecewise) and for
     those it leaves to sympy (a variable exponent, sign)."""
-    from acausal.structure.pantelides import time_derivative
+    from acausal.compiler.structure.pantelides import time_derivative
 
     class Free(Component):
         x = Variable()

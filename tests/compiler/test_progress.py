@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from acausal import Component, Eq, Variable, compile, der
-from acausal.progress import ProgressBar
+from acausal.base.progress import ProgressBar
 
 
 class Decay(Component):
@@ -35,7 +35,7 @@ def test_no_progress_output_when_not_asked(capsys):
 def _interrupt_on_update(monkeypatch, n, how):
     """Make the n-th redraw of the bar behave like Ctrl-C: raise KeyboardInterrupt in it, or
     send a real SIGINT to this process."""
-    import acausal.sundials
+    import acausal.run.sundials
 
     calls = {"n": 0}
     original = ProgressBar.update
@@ -49,7 +49,7 @@ def _interrupt_on_update(monkeypatch, n, how):
         return original(self, value, force)
 
     monkeypatch.setattr(ProgressBar, "update", interrupting_update)
-    monkeypatch.setattr(acausal.sundials, "PROGRESS_EVERY", 1)  # report at every solver call
+    monkeypatch.setattr(acausal.run.sundials, "PROGRESS_EVERY", 1)  # report at every solver call
 
 
 @pytest.mark.parametrize("how", ["raise", "signal"])

@@ -13,9 +13,9 @@ import pytest
 import sympy as sp
 
 from acausal import Component, Eq, Parameter, Variable, compile, connect, der
+from acausal.compiler.flatten import flatten
 from acausal.components.translational import ConstantForce, Fixed, Mass, SpringDamper
-from acausal.flatten import flatten
-from acausal.symbolic import product_of, real_symbol, substituted, sum_of
+from acausal.language.symbolic import product_of, real_symbol, substituted, sum_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 

@@ -14,6 +14,7 @@ import importlib.util
 
 import pytest
 
+from acausal.base.errors import AcausalError, InputError, ParameterError
 from acausal.components.multibody.joints import (
     Cylindrical,
     Prismatic,
@@ -29,7 +30,6 @@ from acausal.components.multibody.motionsolve_xml import (
     read_force_joint_friction,
 )
 from acausal.components.multibody.parts import Body
-from acausal.errors import AcausalError, InputError, ParameterError
 
 HAVE_FRICTION = importlib.util.find_spec("acausal.components.multibody.joint_friction") is not None
 needs_friction = pytest.mark.skipif(not HAVE_FRICTION, reason="components/multibody/"

@@ -169,7 +169,7 @@ def test_sensors_read_kinematics_and_the_cut_force_without_loading_the_frames():
 def test_a_body_not_a_point_mass_carries_a_shared_frame_s_orientation():
     """MultiBody gives PointMass the lowest root priority: where it shares a frame with a Body
     (a free body carrying an extra point mass), the Body's quaternions orient the frame."""
-    from acausal.flatten import flatten
+    from acausal.compiler.flatten import flatten
 
     class Carrier(Component):
         def __init__(self, **kw):

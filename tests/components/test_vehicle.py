@@ -10,7 +10,7 @@ import pytest
 import sympy as sp
 
 from acausal import Component, Variable, compile, connect
-from acausal.codegen import translate
+from acausal.compiler.codegen import translate
 from acausal.components import blocks, rotational
 from acausal.components.planar.parts import Body
 from acausal.components.planar.vehicle import (

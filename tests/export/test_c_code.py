@@ -12,7 +12,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from acausal.export_c import compile_shared_library, model_functions
+from acausal.export.c_code import compile_shared_library, model_functions
 
 FUNCTIONS = ["ode", "alg", "observed", "jac_ode_x", "jac_ode_z", "jac_alg_x", "jac_alg_z",
              "jac_ode_p"]

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from acausal import AcausalError, InputError, UnknownNameError
-from acausal.export_c import CompilerNotFoundError, ExportError, find_c_compiler
+from acausal.export.c_code import CompilerNotFoundError, ExportError, find_c_compiler
 
 
 @pytest.fixture(scope="module")

@@ -22,8 +22,8 @@ import numpy as np
 import pytest
 
 from acausal import Component, Eq, Input, Parameter, Variable, compile, der
-from acausal.export_c import shared_library_suffix
-from acausal.fmu import fmi2_platform
+from acausal.export.c_code import shared_library_suffix
+from acausal.export.fmu import fmi2_platform
 
 fmpy = pytest.importorskip("fmpy", reason="FMPy is not installed (pip install fmpy): the "
                                            "exported FMUs cannot be simulated and validated here")

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from acausal import Component, Parameter, Variable, compile, connect
+from acausal.analysis.identify import Experiment, IdentificationWarning, identify
+from acausal.base.errors import InputError, ParameterError, SimulationError, UnknownNameError
 from acausal.components.friction import GroundFriction
 from acausal.components.translational import Fixed, Mass, SpringDamper
-from acausal.errors import InputError, ParameterError, SimulationError, UnknownNameError
-from acausal.identify import Experiment, IdentificationWarning, identify
 
 
 class Oscillator(Component):

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from acausal import compile
-from acausal.identify import IdentificationWarning
+from acausal.analysis.identify import IdentificationWarning
 
 MONTE_CARLO_RUNS = 20
 

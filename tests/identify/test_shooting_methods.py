@@ -18,9 +18,9 @@ from acausal import (
     der,
     simulate,
 )
+from acausal.analysis.identify import Experiment, IdentificationWarning, identify
 from acausal.components.friction import GroundFriction
 from acausal.components.translational import Fixed, Mass, PartialCompliant, Spring, SpringDamper
-from acausal.identify import Experiment, IdentificationWarning, identify
 
 TRUE_MSD = {"sd.c": 100.0, "sd.d": 2.0}
 
@@ -232,7 +232,7 @@ def test_ctrl_c_with_the_progress_display_returns_the_fit_so_far(msd, monkeypatc
     import signal
 
     # the module, also once acausal/__init__.py exports the function identify under its name
-    module = importlib.import_module("acausal.identify")
+    module = importlib.import_module("acausal.analysis.identify")
 
     system, data = msd
     original = module._Iterations.eval

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from acausal import compile, simulate
-from acausal.identify import Experiment, identify
+from acausal.analysis.identify import Experiment, identify
 
 SIGNALS = ("wheel.v", "wheel.v_slip_long")
 SCENARIOS = {"thrown": ({}, {}), "torque": ({"drive_torque": -1.0}, {"wheel.v": 0.0})}

@@ -16,7 +16,7 @@ import pytest
 import sympy as sp
 
 from acausal import Component, Eq, Parameter, Variable, compile, der
-from acausal.codegen import Translator, translate
+from acausal.compiler.codegen import Translator, translate
 from acausal.library import friction as fr
 from acausal.library import smooth
 

@@ -31,12 +31,12 @@ from acausal import (
     connect,
     der,
 )
+from acausal.analysis.linearize import OperatingPoint, StateSpace
 from acausal.components import rotational
 from acausal.components.planar.joints import Revolute
 from acausal.components.planar.parts import Body, Fixed, FixedTranslation
 from acausal.components.translational import Damper, Force, Mass, Spring
 from acausal.components.translational import Fixed as Wall
-from acausal.linearize import OperatingPoint, StateSpace
 
 G, L, M = 9.81, 0.7, 1.3
 

@@ -6,12 +6,12 @@ from typing import Any
 
 import numpy as np
 
-from .compiler import CompiledSystem
-from .errors import AcausalError, InputError, SimulationError, did_you_mean
+from ..base.errors import AcausalError, InputError, SimulationError, did_you_mean
+from ..base.progress import ProgressBar, progress_enabled
+from ..compiler.compiled_model import CompiledModel
+from ..language.model import Component
 from .hybrid import HybridSimulation
 from .initialize import initialize, solve_algebraic
-from .model import Component
-from .progress import ProgressBar, progress_enabled
 from .solution import Solution
 from .sundials import Settings
 
@@ -94,7 +94,7 @@ def as_time(value: Any, name: str) -> float:
     return number
 
 
-def simulate(model: Component | CompiledSystem, t_end: float, **options: Any) -> Solution:
+def simulate(model: Component | CompiledModel, t_end: float, **options: Any) -> Solution:
     """Compile (if needed), initialise and integrate a model.
 
     Options: ``t_start`` (0), ``n_points`` (501 output points) or ``dt`` or ``t_eval``,
@@ -109,20 +109,20 @@ def simulate(model: Component | CompiledSystem, t_end: float, **options: Any) ->
     and quoted in error messages; True: printed to stderr as they come).
     """
     check_options(options)
-    if not isinstance(model, (Component, CompiledSystem)):
+    if not isinstance(model, (Component, CompiledModel)):
         raise InputError(f"simulate() takes a Component instance or a CompiledSystem, got "
                          f"{model!r}.")
-    cs = model if isinstance(model, CompiledSystem) else model.compile()
+    cs = model if isinstance(model, CompiledModel) else model.compile()
     return simulate_compiled(cs, t_end, **options)
 
 
-def simulate_compiled(cs: CompiledSystem, t_end: float, **options: Any) -> Solution:
+def simulate_compiled(cs: CompiledModel, t_end: float, **options: Any) -> Solution:
     """Initialise and integrate a compiled system (options as :func:`simulate`)."""
     check_options(options)
     return _simulate(cs, t_end, **options)
 
 
-def _simulate(cs: CompiledSystem, t_end: float, *, t_start: float = 0.0,
+def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
               n_points: int | None = None, dt: float | None = None, t_eval: Any = None,
               params: dict[str, float] | None = None, start: dict[str, float] | None = None,
               rtol: float = 1e-6, atol: float = 1e-8, max_step: float | None = None,

@@ -23,9 +23,9 @@ from dataclasses import dataclass, replace
 
 import sympy as sp
 
-from ..errors import InitializationError, OverdeterminedError, StructurallySingularError
+from ...base.errors import InitializationError, OverdeterminedError, StructurallySingularError
+from ...language.symbolic import real_symbol, substituted
 from ..flatten import FlatVariable
-from ..symbolic import real_symbol, substituted
 from .system import EquationSystem
 
 

@@ -38,9 +38,9 @@ import casadi as ca
 import numpy as np
 import sympy as sp
 
-from .errors import InitializationError, InputError, UnknownNameError, did_you_mean
-from .event_detection import MAX_GATED_RELATIONS
-from .export_c import (
+from ..base.errors import InitializationError, InputError, UnknownNameError, did_you_mean
+from ..run.event_detection import MAX_GATED_RELATIONS
+from .c_code import (
     ExportError,
     c_array,
     c_double,
@@ -54,7 +54,7 @@ from .export_c import (
 )
 
 if TYPE_CHECKING:
-    from .compiler import CompiledSystem
+    from ..compiler.compiled_model import CompiledModel
 
 __all__ = ["FMI2_WRAPPER", "SUPPORTED_FMI_VERSIONS", "SUPPORTED_KINDS", "export_fmu",
            "fmi2_platform"]
@@ -139,8 +139,8 @@ def _output_path(path: Any) -> Path:
 def _realisation(system, x0: np.ndarray, z0: np.ndarray, p: np.ndarray, t0: float):
     """The realisation acausal's own simulation starts with (it may switch states at the
     initial point when the compiler chose them from start values only), with its x0 and z0."""
-    from .hybrid import choose_states
-    from .initialize import solve_algebraic
+    from ..run.hybrid import choose_states
+    from ..run.initialize import solve_algebraic
 
     sel = system.selector
     if not (system.dynamic_selection and sel is not None and sel.max_level > 0):
@@ -169,10 +169,10 @@ class _InitialSystem:
 
 
 def _initial_system(cs) -> _InitialSystem:
-    """The system :func:`acausal.initialize.initialize` solves, built the same way (same
+    """The system :func:`acausal.run.initialize.initialize` solves, built the same way (same
     equations, same matching order, same defaults), with ``x_i = s_i`` for the fixed and the
     defaulted states."""
-    from .structure.matching import Matching
+    from ..compiler.structure.matching import Matching
 
     n_x, n_z = cs.x.numel(), cs.z.numel()
     s = ca.SX.sym("s", n_x)
@@ -253,8 +253,8 @@ def _column(items: list) -> ca.SX:
 def _relation_kinds(cs) -> list[int]:
     """For each event indicator ``lhs - rhs``: which relation (``>``, ``>=``, ``<``, ``<=``,
     ``==``, ``!=``) it comes from, found as the compiler finds the indicators (same order)."""
-    from .compiler import _relations
-    from .symbolic import der
+    from ..compiler.events import relations_of
+    from ..language.symbolic import der
 
     parameter_symbols = {prm.symbol for prm in cs.flat.parameters}
     kinds: list[int] = []
@@ -262,7 +262,7 @@ def _relation_kinds(cs) -> list[int]:
         cond = flat_event.condition
         if cond.has(der):
             cond = cond.xreplace({d: sp.Dummy(f"der({d.args[0]})") for d in cond.atoms(der)})
-        relations = [rel for rel in _relations(cond) if rel.free_symbols - parameter_symbols]
+        relations = [rel for rel in relations_of(cond) if rel.free_symbols - parameter_symbols]
         if len(relations) != len(event.indicators):
             raise ExportError(
                 f"{event.label}: {len(relations)} relations found for {len(event.indicators)} "
@@ -279,7 +279,7 @@ def _relation_kinds(cs) -> list[int]:
 def _gated(cs) -> list[bool]:
     """Per event: whether its condition depends on its continuous relations and the parameters
     only (then the FMU holds the indicators that cannot change it, as acausal's run loop
-    does, see :class:`acausal.event_detection.RelationGates`)."""
+    does, see :class:`acausal.run.event_detection.RelationGates`)."""
     continuous = ca.vertcat(cs.t, cs.x, cs.z)
     out = []
     for ev in cs.events:
@@ -347,7 +347,7 @@ def _variables(cs, x0: np.ndarray, p0: np.ndarray, init: _InitialSystem) -> list
                              unit=unit, derivative=state_base + i + 1,
                              description=f"time derivative of {cs.system.name(v)}"))
     used = {var.name for var in out} | set(cs.parameter_names)
-    for name, (sign, index) in sorted(cs._locations().items()):
+    for name, (sign, index) in sorted(cs.locations().items()):
         if name in used:
             continue
         fv = flat_vars.get(name)
@@ -402,7 +402,7 @@ def _model_description(cs, variables: list[_Variable], *, model_identifier: str,
                        description: str, n_indicators: int, start_time: float,
                        stop_time: float | None, source_files: list[str],
                        cosimulation: bool) -> str:
-    from . import __version__
+    from ..base.version import __version__
 
     naming = "structured" if all(_STRUCTURED.fullmatch(v.name) for v in variables) else "flat"
     root = ET.Element("fmiModelDescription", {
@@ -493,7 +493,7 @@ def _model_description(cs, variables: list[_Variable], *, model_identifier: str,
 
 def _functions(cs, init: _InitialSystem) -> list[ca.Function]:
     """The CasADi functions the wrapper calls (names as in FMI2_WRAPPER)."""
-    from .export_c import event_relation_functions
+    from .c_code import event_relation_functions
 
     txzp = [cs.t, cs.x, cs.z, cs.p]
     w = ca.vertcat(cs.x, cs.z)
@@ -587,7 +587,7 @@ def _data_header(cs, variables, functions, init: _InitialSystem, *, model_identi
 # -- export -------------------------------------------------------------------------------------
 
 
-def export_fmu(system: CompiledSystem, path: str | os.PathLike, *, fmi_version: str = "2.0",
+def export_fmu(system: CompiledModel, path: str | os.PathLike, *, fmi_version: str = "2.0",
                kind: str = "model-exchange", outputs: list[str] | str | None = None,
                params: dict[str, float] | None = None, model_identifier: str | None = None,
                description: str | None = None, start_time: float = 0.0,
@@ -607,18 +607,18 @@ def export_fmu(system: CompiledSystem, path: str | os.PathLike, *, fmi_version: 
     DefaultExperiment; ``stop_time``: DefaultExperiment's stop time. ``compiler``: the C
     compiler (default: ``$CC``, ``cc``, ``gcc``, ``clang``); ``c_flags``: its options.
 
-    The export initialises the model as :func:`acausal.simulate` does (with ``params``); the
+    The export initialises the model as :func:`acausal.run.simulate` does (with ``params``); the
     consistent states are the states' start values. The FMU solves the same initialisation
     system again in C at ``fmi2ExitInitializationMode`` for the parameters and start values
     the importer set. Returns the path written. Raises :class:`acausal.InputError` for an
     unsupported ``fmi_version`` or ``kind``, an :class:`acausal.UnknownNameError` for an
-    unknown output, :class:`acausal.export_c.CompilerNotFoundError` without a C compiler.
+    unknown output, :class:`acausal.export.c_code.CompilerNotFoundError` without a C compiler.
     """
-    from .compiler import CompiledSystem
-    from .sundials import nominal_values
+    from ..compiler.compiled_model import CompiledModel
+    from ..run.sundials import nominal_values
 
     _check_kind(fmi_version, kind)
-    if not isinstance(system, CompiledSystem):
+    if not isinstance(system, CompiledModel):
         raise InputError(f"export_fmu() takes a CompiledSystem (model.compile()), got "
                          f"{type(system).__name__}.")
     target = _output_path(path)
@@ -699,7 +699,7 @@ def export_fmu(system: CompiledSystem, path: str | os.PathLike, *, fmi_version: 
 #
 # * fmi2ExitInitializationMode: damped Newton on acausal's square initialisation system in
 #   w = (x, z) (algebraic equations, fixed start values, initial equations, start values of the
-#   free states), event_if branches set from their conditions (as acausal.simulate does);
+#   free states), event_if branches set from their conditions (as acausal.run.simulate does);
 # * every evaluation of a DAE: damped Newton on g(t, x, z, p) = 0 for z with the generated dense
 #   Jacobian dg/dz, warm-started from the last z; failure is fmi2Discard (continuous time) or
 #   fmi2Error with a message naming the equations; for a model whose states acausal selects

@@ -26,9 +26,15 @@ from typing import Any
 import casadi as ca
 import numpy as np
 
-from .errors import InitializationError, InputError, ParameterError, UnknownNameError, did_you_mean
-from .initialize import _newton, initialize, solve_algebraic
-from .simulate import as_time
+from ..base.errors import (
+    InitializationError,
+    InputError,
+    ParameterError,
+    UnknownNameError,
+    did_you_mean,
+)
+from ..run.initialize import _newton, initialize, solve_algebraic
+from ..run.simulate import as_time
 
 
 @dataclass
@@ -52,7 +58,7 @@ class OperatingPoint:
 
     def __getitem__(self, name: str) -> float:
         cs = self.system
-        index = cs._parameter_index().get(name)
+        index = cs.parameter_index().get(name)
         if index is not None:
             return float(self.p[index])
         sign, v = cs.locate(name)
@@ -172,7 +178,7 @@ def _input_indices(cs, inputs: list[str] | None) -> list[int]:
     if isinstance(inputs, str):
         raise InputError(f"inputs must be a list of names, got the string {inputs!r}: write "
                          f"inputs=[{inputs!r}].")
-    index = cs._parameter_index()
+    index = cs.parameter_index()
     out = []
     for name in names:
         if name in cs.flat.structural:
@@ -198,7 +204,7 @@ def _output_rows(cs, outputs: list[str] | None) -> tuple[list[str], list[tuple[s
         raise InputError(f"outputs must be a list of names, got the string {outputs!r}: write "
                          f"outputs=[{outputs!r}].")
     names = cs.state_names if outputs is None else list(outputs)
-    params = cs._parameter_index()
+    params = cs.parameter_index()
     rows = []
     for name in names:
         if name in params:  # an input or parameter as output: a row of D (or zero)
@@ -230,7 +236,7 @@ def _realization_at(cs, t: float, x: np.ndarray, z: np.ndarray, p: np.ndarray):
     only: the same rule as simulate, hybrid.choose_states)."""
     if not (cs.dynamic_selection and cs.selector is not None and cs.selector.max_level > 0):
         return cs, x, z
-    from .hybrid import choose_states
+    from ..run.hybrid import choose_states
 
     values = np.array(cs.function("observed")(t, x, z, p).full()).ravel()
     best, _ = choose_states(cs.selector, cs.dummies, t, values, 1.0)
@@ -391,7 +397,7 @@ def linearize(system, t: float = 0.0, operating_point_: Any = None, *,
     Jacobians (module docstring). Raises SimulationError if ``g_z`` is singular at the point
     (not an index-1 point of the DAE).
     """
-    from .errors import SimulationError
+    from ..base.errors import SimulationError
 
     op = operating_point(system, t, operating_point_, params=params, start=start)
     cs = op.system

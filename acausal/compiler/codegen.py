@@ -18,7 +18,7 @@ from typing import Any
 import casadi as ca
 import sympy as sp
 
-from .errors import ModelDefinitionError
+from ..base.errors import ModelDefinitionError
 
 # CasADi's Python operators and functions (``a * b``, ``ca.sin``) try several overloads before
 # they reach C++: about 10 microseconds per node. ``SX.binary``/``SX.unary`` with the operation

@@ -23,10 +23,10 @@ from collections import ChainMap
 import casadi as ca
 import numpy as np
 
+from ...base.errors import StructurallySingularError
+from ...language.symbolic import time
 from ..codegen import Translator
-from ..errors import StructurallySingularError
-from ..symbolic import time
-from .checks import _listing
+from .checks import listing
 from .system import EquationSystem
 
 
@@ -295,7 +295,7 @@ class StateSelector:
             if len(cands) < len(g):
                 raise StructurallySingularError(
                     "State selection found fewer candidate derivatives than differentiated "
-                    "constraints at one level:" + _listing([system.describe_eq(e) for e in g]))
+                    "constraints at one level:" + listing([system.describe_eq(e) for e in g]))
             chosen: list[int] = []
             level = self._level(g, cands)
             at_point = self._at(level, point, t)
@@ -305,7 +305,7 @@ class StateSelector:
                 if len(cols) < len(rows):
                     raise StructurallySingularError(
                         "State selection: these differentiated constraints involve fewer "
-                        "candidate derivatives than there are constraints:" + _listing(
+                        "candidate derivatives than there are constraints:" + listing(
                             [system.describe_eq(e) for e in eqs]))
                 prios = [_priority(system, v) for v in sub]
                 j_start = level.block(at_point, eqs, sub)
@@ -325,7 +325,7 @@ class StateSelector:
                 if pick is None:
                     raise StructurallySingularError(
                         "The differentiated constraints are singular with respect to every "
-                        "choice of derivatives (redundant constraints?):" + _listing(
+                        "choice of derivatives (redundant constraints?):" + listing(
                             [system.describe_eq(e) for e in eqs]))
                 chosen_prios = {prios[k] for k in pick}
                 if any(prios[k] in chosen_prios for k in range(len(sub)) if k not in pick):

@@ -16,9 +16,9 @@ from __future__ import annotations
 import sympy as sp
 from sympy.core.function import ArgumentIndexError
 
-from ..errors import StructurallySingularError
-from ..symbolic import expression_atoms, product_of, sum_of, time
-from .checks import _listing
+from ...base.errors import StructurallySingularError
+from ...language.symbolic import expression_atoms, product_of, sum_of, time
+from .checks import listing
 from .matching import Matching
 from .system import EquationSystem
 
@@ -145,9 +145,9 @@ def pantelides(system: EquationSystem, max_differentiations: int | None = None) 
                     "Index reduction does not terminate: these equations keep constraining "
                     "the same variables after differentiation (conflicting or redundant "
                     "constraints, e.g. a kinematic loop closed twice):"
-                    + _listing([system.describe_eq(x) for x in visited_eqs])
+                    + listing([system.describe_eq(x) for x in visited_eqs])
                     + "\nvariables involved:"
-                    + _listing([system.describe_var(v) for v in visited_vars]))
+                    + listing([system.describe_var(v) for v in visited_vars]))
             for v in visited_vars:
                 system.derivative_var(v)
             for x in visited_eqs:

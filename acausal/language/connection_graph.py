@@ -1,6 +1,6 @@
 """The virtual connection graph of overdetermined connectors (Modelica specification 9.4).
 
-Nodes are the connectors whose class declares an :class:`~acausal.model.Overdetermined` record
+Nodes are the connectors whose class declares an :class:`~acausal.Overdetermined` record
 (a 3-D frame's orientation). Edges are
 
 * ``connect(a, b)`` statements: *breakable*. A connect edge of the spanning tree equates the
@@ -29,7 +29,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ModelDefinitionError
+from ..base.errors import ModelDefinitionError
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Event indicators at run time: which ones the solver's root finding watches, which ones are
 scheduled as time events, and which ones can change their clause's condition at all.
 
-Used by :mod:`acausal.hybrid`; see ``docs/events.md`` for the semantics.
+Used by :mod:`acausal.run.hybrid`; see ``docs/events.md`` for the semantics.
 """
 
 from __future__ import annotations

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from ..errors import ModelDefinitionError, did_you_mean
+from ...base.errors import ModelDefinitionError, did_you_mean
+from ...language.symbolic import der, expression_atoms, real_symbol, substituted, time
 from ..flatten import FlatEquation, FlatParameter, FlatSystem, FlatVariable
-from ..symbolic import der, expression_atoms, real_symbol, substituted, time
 
 
 @dataclass

@@ -7,14 +7,14 @@ Unmatched equations make the model over-determined there, unmatched variables un
 
 from __future__ import annotations
 
-from ..errors import OverdeterminedError, StructurallySingularError, UnderdeterminedError
+from ...base.errors import OverdeterminedError, StructurallySingularError, UnderdeterminedError
 from .matching import maximum_matching
 from .system import EquationSystem
 
 _MAX_LISTED = 12
 
 
-def _listing(items: list[str]) -> str:
+def listing(items: list[str]) -> str:
     shown = items[:_MAX_LISTED]
     more = f"\n  ... and {len(items) - len(shown)} more" if len(items) > len(shown) else ""
     return "".join(f"\n  {s}" for s in shown) + more
@@ -41,16 +41,16 @@ def check_structure(system: EquationSystem) -> None:
             f"{counts} The model is structurally singular: some equations over-determine "
             "their variables while other variables are determined by no equation. Left "
             "undetermined (give each an equation, or connect the connector it belongs to):"
-            + _listing([system.describe_var(v) for v in free_vars])
+            + listing([system.describe_var(v) for v in free_vars])
             + "\nOne equation too many where these are (remove one, or the connection that "
-            "duplicates it):" + _listing([system.describe_eq(e) for e in free_eqs]))
+            "duplicates it):" + listing([system.describe_eq(e) for e in free_eqs]))
     if free_eqs:
         raise OverdeterminedError(
             f"{counts} These equations are more than their variables can satisfy (remove one, "
-            "or remove a connection that duplicates it):" + _listing(
+            "or remove a connection that duplicates it):" + listing(
                 [system.describe_eq(e) for e in free_eqs]))
     if free_vars:
         raise UnderdeterminedError(
             f"{counts} No equation determines these variables (add an equation, connect the "
-            "connector they belong to, or give an input/source):" + _listing(
+            "connector they belong to, or give an input/source):" + listing(
                 [system.describe_var(v) for v in free_vars]))

@@ -2,7 +2,7 @@
 
 Every simulation goes through :class:`HybridSimulation` (one path, whatever is displayed).
 
-* **Between events** one solver call (CVODE or IDA, :mod:`acausal.sundials`) integrates over all
+* **Between events** one solver call (CVODE or IDA, :mod:`acausal.run.sundials`) integrates over all
   output points up to the next stop: the end, or the next *time event*.
 * **State events**: every event indicator (one per relation between continuous quantities in a
   ``When`` condition or ``event_if``) that depends on states or algebraic variables is a SUNDIALS
@@ -39,8 +39,8 @@ from collections import deque
 import casadi as ca
 import numpy as np
 
+from ..base.errors import SimulationError
 from . import sundials
-from .errors import SimulationError
 from .event_detection import RelationGates, TimeEvents, crossed, output_rows, split_indicators
 from .solution import Solution
 

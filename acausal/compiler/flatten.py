@@ -22,23 +22,14 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from .connection_graph import Loop, build_connection_graph
-from .errors import AcausalError, ModelDefinitionError, UnconnectedConnectorError
-from .model import (
-    BoundVariable,
-    Branch,
-    Component,
-    Connection,
-    Connector,
-    Input,
-    Node,
-    Parameter,
-    Root,
-    When,
-    assign,
-)
-from .symbolic import der, event_if, residual, sum_of, time
-from .templates import LazyRenamed, TemplateCache
+from ..base.errors import AcausalError, ModelDefinitionError, UnconnectedConnectorError
+from ..language.connection_graph import Loop, build_connection_graph
+from ..language.declarations import BoundVariable, Input, Parameter
+from ..language.events import When, assign
+from ..language.model import Component, Connection, Connector, Node
+from ..language.overdetermined import Branch, Root
+from ..language.symbolic import der, event_if, residual, sum_of, time
+from ..language.templates import LazyRenamed, TemplateCache
 
 
 @dataclass(slots=True)
@@ -124,7 +115,7 @@ class FlatSystem:
     hints: dict[str, str] = field(default_factory=dict)  # component path -> solver_hint
     # dotted name -> value of every structural parameter (set when the model is built)
     structural: dict[str, Any] = field(default_factory=dict)
-    # loops of overdetermined connectors closed by a residue (see acausal.connection_graph)
+    # loops of overdetermined connectors closed by a residue (see acausal.language.connection_graph)
     loops: list[Loop] = field(default_factory=list)
 
     def hint_for(self, path: str) -> str:
@@ -241,8 +232,8 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
     """Bind ``model`` as a root and return its flat system of equations.
 
     ``share_templates=False`` calls every component's ``equations()`` instead of renaming the
-    equations of the first instance of its kind (see :mod:`acausal.templates`); the result is
-    the same, only slower (the tests compare the two).
+    equations of the first instance of its kind (see :mod:`acausal.language.templates`); the
+    result is the same, only slower (the tests compare the two).
     """
     if not isinstance(model, Component):
         raise ModelDefinitionError(f"Expected a Component instance to compile, got {model!r}.")

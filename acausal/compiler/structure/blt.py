@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from ..errors import StructurallySingularError
-from ..symbolic import product_of, sum_of
-from .checks import _listing
+from ...base.errors import StructurallySingularError
+from ...language.symbolic import product_of, sum_of
+from .checks import listing
 from .matching import maximum_matching
 from .system import EquationSystem
 
@@ -54,8 +54,8 @@ def blt(system: EquationSystem, unknowns: list[int]) -> list[Block]:
         raise StructurallySingularError(
             "After index reduction the equations cannot be solved for the unknowns "
             f"({system.n_eqs} equations, {len(unknowns)} unknowns). Equations left over:"
-            + _listing([system.describe_eq(e) for e in free_eqs]) + "\nUnknowns left over:"
-            + _listing([system.describe_var(v) for v in free_vars]))
+            + listing([system.describe_eq(e) for e in free_eqs]) + "\nUnknowns left over:"
+            + listing([system.describe_var(v) for v in free_vars]))
     successors: list[list[int]] = [[] for _ in range(system.n_eqs)]
     for e in range(system.n_eqs):
         own = m.eq_to_var[e]
@@ -310,5 +310,5 @@ def tear_block(system: EquationSystem, block: Block) -> TornBlock:
     if len(result.residual_eqs) != len(result.tears):
         raise StructurallySingularError(
             "Tearing an algebraic loop left a different number of residuals and tear variables:"
-            + _listing([system.describe_eq(e) for e in block.eqs]))
+            + listing([system.describe_eq(e) for e in block.eqs]))
     return result

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import UnknownNameError
+from ..base.errors import UnknownNameError
 
 
 class Solution:
@@ -69,7 +69,7 @@ class Solution:
             values = np.array(f.map(n)(self.t.reshape(1, -1), self.x, self.z, p_cols))
             bad = ~np.all(np.isfinite(values), axis=1)
             if bad.any():
-                from .errors import SimulationError
+                from ..base.errors import SimulationError
                 names = [cs.system.name(v) for v in np.nonzero(bad)[0][:8]]
                 raise SimulationError(
                     "Non-finite values (NaN or inf) in: " + ", ".join(names) + ". A division "
@@ -206,7 +206,7 @@ class Solution:
                 else:
                     values = np.asarray(source, dtype=float).ravel()
                     if values.size != self.t.size:
-                        from .errors import InputError
+                        from ..base.errors import InputError
                         raise InputError(f"Column '{header}' has {values.size} values; the "
                                          f"solution has {self.t.size} output times.")
                     cols.append((header, "", values))
@@ -219,7 +219,7 @@ class Solution:
         try:
             import pandas as pd
         except ImportError as exc:  # pragma: no cover - depends on the environment
-            from .errors import AcausalError
+            from ..base.errors import AcausalError
             raise AcausalError("to_pandas() needs pandas: pip install 'acausal[pandas]'.") from exc
         cols = self._columns(names)
         df = pd.DataFrame({h: v for h, _, v in cols}, index=pd.Index(self.t, name="time"))
@@ -248,7 +248,7 @@ class Solution:
             np.savetxt(path, data, delimiter=",", header=",".join(headers), comments="",
                        fmt=fmt)
         except OSError as exc:
-            from .errors import InputError
+            from ..base.errors import InputError
             raise InputError(f"to_csv: cannot write '{path}' ({exc.strerror or exc}); choose a "
                              "file in an existing folder you can write to.") from None
 
@@ -284,7 +284,7 @@ class Solution:
         try:
             import matplotlib  # noqa: F401 - only whether it is installed
         except ImportError as exc:  # pragma: no cover
-            from .errors import AcausalError
+            from ..base.errors import AcausalError
             raise AcausalError("plot() needs matplotlib: pip install 'acausal[plot]'.") from exc
         scalars = self.scalar_names(list(names)) if names else list(
             self.compiled.state_names[:6])
@@ -349,7 +349,7 @@ class Solution:
     def _repr_latex_(self) -> str:
         import sympy as sp
 
-        from .symbolic import latex_symbol_names
+        from ..language.symbolic import latex_symbol_names
 
         rows = []
         for n, v, u in self._final_values():

@@ -1,0 +1,76 @@
+"""The acausal error family.
+
+Every error a user can cause (a bad model, bad input, a failed initialisation or integration)
+is raised as a subclass of :class:`AcausalError`. Messages name the component path and the
+variables or equations concerned, and say what to do about it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class AcausalError(Exception):
+    """Base class of every error raised by acausal for a user's model or input."""
+
+
+class ModelDefinitionError(AcausalError):
+    """A component or model is declared wrongly (unknown override, bad declaration, bad connect)."""
+
+
+class UnknownNameError(AcausalError, KeyError):
+    """A dotted name (variable, parameter, component) does not exist in the model."""
+
+    def __str__(self) -> str:  # KeyError would otherwise quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class ParameterError(AcausalError, ValueError):
+    """A parameter value is invalid (not finite, wrong shape, unknown parameter)."""
+
+
+class InputError(AcausalError, ValueError):
+    """An argument given to an acausal function is invalid: a simulate option, a time, a
+    start value or a file path. The message names the argument and the values it accepts."""
+
+
+class StructuralError(AcausalError):
+    """The equations cannot be solved for the variables, judged by structure alone."""
+
+
+class UnderdeterminedError(StructuralError):
+    """Fewer equations than unknowns (in the whole model or in a part of it)."""
+
+
+class OverdeterminedError(StructuralError):
+    """More equations than unknowns (in the whole model or in a part of it)."""
+
+
+class StructurallySingularError(StructuralError):
+    """Index reduction cannot make the system solvable (e.g. conflicting constraints)."""
+
+
+class UnconnectedConnectorError(ModelDefinitionError):
+    """A connector declared ``required=True`` is not connected to anything."""
+
+
+class InitializationError(AcausalError):
+    """No consistent initial values were found (or fixed start values conflict)."""
+
+
+class SimulationError(AcausalError):
+    """The integrator failed (step size too small, singular Jacobian, non-finite values, ...).
+
+    ``err.solution`` holds the results up to the failure when a run had started (else None).
+    """
+
+    solution = None
+
+
+def did_you_mean(name: str, candidates: Iterable[str], n: int = 3) -> str:
+    """A short 'did you mean ...?' hint for an unknown name, or an empty string."""
+    close = difflib.get_close_matches(name, list(candidates), n=n, cutoff=0.6)
+    if not close:
+        return ""
+    return " Did you mean " + ", ".join(repr(c) for c in close) + "?"

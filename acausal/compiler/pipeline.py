@@ -1,0 +1,195 @@
+"""The compiler pipeline: runs the passes in order.
+
+    Component tree --flatten--> FlatSystem --structure check--> --alias elimination-->
+    --Pantelides--> --dummy derivatives (state selection)--> --BLT/tearing, codegen-->
+    CompiledModel (CasADi SX expressions of one realisation, see realize.py)
+
+Each pass is a module of its own (flatten.py, structure/); this module only orders them, times
+them and names a structural error's kinematic loop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import time as _time
+
+import sympy as sp
+
+from ..base.errors import ModelDefinitionError, StructuralError, StructurallySingularError
+from ..base.progress import StageLog, progress_enabled
+from ..language.model import Component
+from .compiled_model import CompiledModel
+from .flatten import FlatSystem, flatten
+from .realize import realize
+from .structure.alias import compose_alias_maps, eliminate_aliases, has_alias_equations
+from .structure.checks import check_structure
+from .structure.dummy_derivatives import StateSelector
+from .structure.pantelides import pantelides
+from .structure.system import EquationSystem, build_equation_system
+
+#: Dynamic state selection is used when priorities left the choice to numbers and the
+#: differentiated constraints number at most this many (planar mechanisms, not large chains).
+DYNAMIC_SELECTION_LIMIT = 120
+
+
+def _start_point(system: EquationSystem) -> dict[int, float]:
+    point = {}
+    for v, info in enumerate(system.info):
+        if info is None:
+            continue
+        value = info.guess if info.guess is not None else info.start
+        if value is not None:
+            try:
+                point[v] = float(value)
+            except (TypeError, ValueError):
+                pass
+    return point
+
+
+
+def compile_model(model: Component, stabilization: str | None = None, alpha: float = 10.0,
+                  beta: float = 10.0, progress: bool | None = False) -> CompiledModel:
+    """Compile a model (a Component instance) into a :class:`CompiledModel`.
+
+    ``stabilization=None`` (default): index reduction by Pantelides and dummy derivatives, the
+    constraints hold exactly. ``stabilization="baumgarte"``: the constraint-stabilised index-1
+    formulation used in the multibody literature (J. Baumgarte, 1972): every constraint ``g``
+    that index reduction differentiates twice is replaced by ``g'' + 2 alpha g' + beta^2 g = 0``
+    (once: ``g' + 2 alpha g = 0``) and all positions and velocities are states, so the
+    constraints drift slightly; ``alpha`` and ``beta`` [1/s] set how fast the drift decays.
+    ``progress=True`` prints each stage and its time to stderr (``None``: on a terminal).
+    """
+    if stabilization not in (None, "baumgarte"):
+        raise ModelDefinitionError(f"stabilization={stabilization!r}: use None (index "
+                                   "reduction) or 'baumgarte'.")
+    with _cyclic_gc_paused():
+        return _compile(model, stabilization, alpha, beta, progress)
+
+
+@contextlib.contextmanager
+def _cyclic_gc_paused():
+    """Pause Python's cyclic garbage collector while compiling.
+
+    Compiling allocates hundreds of thousands of sympy and CasADi objects that all stay alive
+    until the end; every full collection walks all of them, which made compile time grow faster
+    than the model (it nearly doubled the compile time of a 1000-mass chain, see
+    benchmarks/micro_costs.py).
+    Reference counting still frees what is released; the collector runs again afterwards.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _compile(model: Component, stabilization: str | None, alpha: float, beta: float,
+             progress: bool | None) -> CompiledModel:
+    timings: dict[str, float] = {}
+    clock = _time.perf_counter()
+    log = StageLog(f"compile {type(model).__name__}", progress_enabled(progress))
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = _time.perf_counter()
+        timings[name] = now - clock
+        log.stage(name, now - clock)
+        clock = now
+
+    flat = flatten(model)
+    lap("flatten")
+    with _loops_named_in(flat):
+        return _compile_flat(flat, stabilization, alpha, beta, timings, lap)
+
+
+@contextlib.contextmanager
+def _loops_named_in(flat: FlatSystem):
+    """A structural error among the parts of a closed loop of overdetermined connectors (a
+    kinematic loop) is re-raised with the loop's components and the connector's advice for a
+    loop whose closing equations are dependent (a planar loop of 3-D joints)."""
+    try:
+        yield
+    except StructuralError as err:
+        text = str(err)
+        involved = [loop for loop in flat.loops
+                    if any(_mentions_component(text, path) for path in loop.components)]
+        if not involved:
+            raise
+        advice = []
+        for loop in involved:
+            advice.append(
+                f"\nThese equations belong to the kinematic loop closed by "
+                f"connect({loop.a.path}, {loop.b.path}), through "
+                + ", ".join(f"'{c}'" for c in loop.components) + ". " + loop.hint)
+        raise type(err)(text + "".join(advice)) from err
+
+
+def _mentions_component(text: str, path: str) -> bool:
+    return f"'{path}." in text or f" {path}." in text or f"{{{path}." in text
+
+
+def _compile_flat(flat: FlatSystem, stabilization, alpha, beta, timings, lap) -> CompiledModel:
+    system = build_equation_system(flat)
+    check_structure(system)
+    lap("structure")
+    reduced, aliases = eliminate_aliases(system)
+    del system  # the unreduced system is not needed any more: free its memory for the next passes
+    while has_alias_equations(reduced):  # substitution can create new ones (a = b + c, c = -b)
+        reduced, second = eliminate_aliases(reduced)
+        aliases = compose_alias_maps(aliases, second)
+    lap("alias")
+    matching = pantelides(reduced)
+    del matching
+    lap("pantelides")
+    if stabilization == "baumgarte":
+        reduced = baumgarte_system(reduced, alpha, beta)
+        compiled = realize(flat, reduced, aliases, set(), CompiledModel)
+        lap("blt and codegen")
+        compiled.timings = timings
+        return compiled
+    param_values = {p.symbol: float(p.value) for p in flat.parameters}
+    selector = StateSelector(reduced, param_values)
+    dummies = selector.select(_start_point(reduced))
+    lap("state selection")
+    compiled = realize(flat, reduced, aliases, dummies, CompiledModel)
+    lap("blt and codegen")
+    compiled.selector = selector
+    compiled.dynamic_selection = (selector.decided_by_numbers
+                                  and selector.level_size <= DYNAMIC_SELECTION_LIMIT)
+    compiled.timings = timings
+    return compiled
+
+
+def baumgarte_system(system: EquationSystem, alpha: float, beta: float) -> EquationSystem:
+    """Replace each differentiated equation chain by its Baumgarte-stabilised combination."""
+    out = EquationSystem(symbols=list(system.symbols), info=list(system.info),
+                         var_to_diff=list(system.var_to_diff),
+                         diff_to_var=list(system.diff_to_var), residuals=[], incidence=[],
+                         sources=[], eq_to_diff=[], diff_to_eq=[], parameters=system.parameters)
+    out.index_of = dict(system.index_of)
+    for e in range(system.n_eqs):
+        if system.diff_to_eq[e] != -1:
+            continue  # part of a chain, combined at its root
+        chain = [e]
+        while system.eq_to_diff[chain[-1]] != -1:
+            chain.append(system.eq_to_diff[chain[-1]])
+        if len(chain) == 1:
+            out.add_equation(system.residuals[e], system.sources[e], list(system.incidence[e]))
+            continue
+        if len(chain) == 2:
+            weights = [2.0 * alpha, 1.0]
+        elif len(chain) == 3:
+            weights = [beta**2, 2.0 * alpha, 1.0]
+        else:
+            raise StructurallySingularError(
+                "Baumgarte stabilisation covers constraints of index 3 at most; this one is "
+                f"differentiated {len(chain) - 1} times: {system.describe_eq(e)}")
+        residual = sp.Add(*[w * system.residuals[k] for w, k in zip(weights, chain)])
+        incidence = sorted({v for k in chain for v in system.incidence[k]})
+        out.add_equation(residual, system.sources[e], incidence)
+    return out
+
+

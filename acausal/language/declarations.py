@@ -1,0 +1,325 @@
+"""Declarations of variables and parameters, and what they become when a model is bound.
+
+``Variable`` (``Potential``, ``Flow``, ``Discrete``), ``Parameter`` and ``Input`` are the
+templates a component class declares; binding turns each into a ``BoundVariable`` or
+``BoundParameter`` with its sympy symbol(s), which the compiler collects.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from ..base.errors import ModelDefinitionError, ParameterError
+from .symbolic import real_symbol
+
+MISSING = object()  # "not given" where None is a meaningful value
+
+
+# --------------------------------------------------------------------------------------------
+# Declarations of variables and parameters
+# --------------------------------------------------------------------------------------------
+
+
+class Variable:
+    """Declaration of a time-varying unknown.
+
+    Parameters
+    ----------
+    start:
+        Start value. A guess for initialisation unless ``fixed=True``; for a state that nothing
+        else determines it is also the initial value (Modelica semantics).
+    fixed:
+        If True the start value is a hard initial condition.
+    guess:
+        Initial guess for the initialisation solver only (never an initial condition).
+    unit, description:
+        Documentation (SI units).
+    state_priority:
+        Preference for this variable to become a state when index reduction has to choose
+        (higher is more preferred; default 0; Multibody.jl's joints use 10).
+    shape:
+        ``()`` for a scalar (default) or ``(n,)`` for an n-vector (a sympy column Matrix).
+    nominal:
+        Typical magnitude (Modelica's ``nominal``), in the variable's unit: the solvers scale the
+        variable by it and its absolute tolerance is ``atol * nominal``. When not given it is
+        derived from the start and initial values (see ``acausal.run.sundials.nominal_values``).
+    """
+
+    _FIELDS = ("start", "fixed", "guess", "unit", "description", "state_priority", "shape",
+               "nominal")
+    kind = "variable"
+
+    def __init__(
+        self,
+        start: Any = None,
+        *,
+        fixed: bool | None = None,
+        guess: Any = None,
+        unit: str | None = None,
+        description: str | None = None,
+        state_priority: float | None = None,
+        shape: int | tuple[int, ...] | None = None,
+        nominal: float | None = None,
+    ) -> None:
+        if isinstance(shape, int):
+            shape = (shape,)
+        values = dict(start=start, fixed=fixed, guess=guess, unit=unit, description=description,
+                      state_priority=state_priority, shape=shape, nominal=nominal)
+        self._given = {k: v for k, v in values.items() if v is not None}
+
+    _DEFAULTS = dict(start=None, fixed=False, guess=None, unit=None, description="",
+                     state_priority=0, shape=(), nominal=None)
+
+    def get(self, field: str):
+        """The effective value of a field (the declared one, else the default)."""
+        return self._given.get(field, self._DEFAULTS[field])
+
+    def merged(self, override: Any) -> Variable:
+        """This declaration with the fields an override gives replaced (a number sets start)."""
+        new = type(self).__new__(type(self))
+        new._given = dict(self._given)
+        if isinstance(override, Variable):
+            new._given.update(override._given)
+        else:
+            new._given["start"] = override
+        return new
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self._given.items())
+        return f"{type(self).__name__}({args})"
+
+
+class Potential(Variable):
+    """A connector variable that is equal across a connection (position, voltage, angle)."""
+
+    kind = "potential"
+
+
+class Flow(Variable):
+    """A connector variable that sums to zero across a connection (force, current, torque).
+
+    Sign convention: a flow is positive when it goes *into* the component through the connector.
+    An unconnected flow is zero (Modelica semantics).
+    """
+
+    kind = "flow"
+
+
+class Discrete(Variable):
+    """A variable that is constant between events and changes only in event actions
+    (Modelica ``discrete``). ``start`` is its value at the start time (default 0).
+
+    For the continuous equations a discrete variable is a known input, like a parameter; it is
+    changed by :func:`assign` in a :class:`When` clause.
+    """
+
+    kind = "discrete"
+
+
+class Parameter:
+    """Declaration of a constant of the model.
+
+    Numeric parameters become symbols and are inputs of the compiled functions: changing one
+    does not recompile. Parameters whose value is a bool, a string or None, or that are declared
+    ``structural=True``, are plain Python values used while the model is built (e.g. whether a
+    joint has a flange).
+    """
+
+    def __init__(self, default: Any = None, *, unit: str | None = None, description: str = "",
+                 structural: bool | None = None, min: float | None = None,
+                 max: float | None = None) -> None:  # min, max: Modelica's attribute names
+        self.default = default
+        self.unit = unit
+        self.description = description
+        if structural is None:
+            structural = default is None or isinstance(default, (bool, str))
+        self.structural = structural
+        self.min = min
+        self.max = max
+
+    def bounds_text(self) -> str:
+        """The admissible range as text, e.g. '>= 0' ('' when unbounded)."""
+        return _range_text(self.min, self.max)
+
+    def __repr__(self) -> str:
+        return f"Parameter({self.default!r}, unit={self.unit!r})"
+
+
+class Input(Parameter):
+    """A value given from outside the model at run time (Modelica ``input``).
+
+    To the compiled functions an input is a numeric parameter (an entry of ``p``): a simulation
+    holds it at its value (``params={name: value}`` changes it without recompiling), while
+    :meth:`~acausal.CompiledSystem.linearize` takes it as a column of ``B``/``D`` and
+    ``export_fmu`` declares it ``causality="input"``. Typical use: a torque or force source's
+    value, ``u = Input(0.0, unit="N.m")`` with ``Eq(self.motor.tau, self.u)``.
+    """
+
+    def __init__(self, default: float = 0.0, *, unit: str | None = None,
+                 description: str = "", min: float | None = None,
+                 max: float | None = None) -> None:
+        super().__init__(float(default), unit=unit, description=description, structural=False,
+                         min=min, max=max)
+
+    def __repr__(self) -> str:
+        return f"Input({self.default!r}, unit={self.unit!r})"
+
+
+def as_input(decl: Any, marker: Input, full: str) -> Input:
+    """A variable or numeric parameter marked as an input when its component is created
+    (``Torque(tau=Input())``, ``ConstantTorque(tau_constant=Input(2.0))``): it becomes an
+    :class:`Input` with the declaration's unit. A connector, a part, a vector, a discrete or a
+    connector (potential/flow) variable cannot be marked: they keep their role in connections
+    and events."""
+    if isinstance(decl, Parameter) and not decl.structural:
+        unit, description = decl.unit, decl.description
+    elif isinstance(decl, Variable) and decl.kind == "variable" and not decl.get("shape"):
+        unit, description = decl.get("unit"), decl.get("description") or ""
+    else:
+        what = ("a vector variable" if isinstance(decl, Variable) and decl.get("shape") else
+                f"a {decl.kind} variable" if isinstance(decl, Variable) else
+                "a structural parameter" if isinstance(decl, Parameter) else
+                "a part or connector")
+        raise ModelDefinitionError(
+            f"'{full}' is {what} and cannot be marked as an Input: only a plain scalar variable "
+            "(a source's value such as Torque.tau or Force.f) or a numeric parameter can. Add an "
+            "Input to the enclosing model and an equation that uses it.")
+    return Input(marker.default, unit=marker.unit or unit,
+                 description=marker.description or description, min=marker.min, max=marker.max)
+
+
+def check_bounds(name: str, value: float, low: float | None, high: float | None,
+                 description: str = "") -> None:
+    """Raise ParameterError when ``value`` lies outside the declared ``[low, high]``.
+
+    Declared bounds are the physically possible values of a parameter (Modelica's ``min`` and
+    ``max`` attributes, e.g. a mass ``>= 0``): a value outside them is a mistake, not a model.
+    """
+    if (low is None or value >= low) and (high is None or value <= high):
+        return
+    what = f" ({description})" if description else ""
+    raise ParameterError(f"Parameter '{name}'{what} is {value:g}, but it must be "
+                         f"{_range_text(low, high)}: give a value in that range.")
+
+
+def _range_text(low: float | None, high: float | None) -> str:
+    return " and ".join(([f">= {low:g}"] if low is not None else [])
+                        + ([f"<= {high:g}"] if high is not None else []))
+
+
+# --------------------------------------------------------------------------------------------
+# Bound items: what the compiler collects after binding
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class BoundVariable:
+    """A variable after binding: its full name, symbol(s) and merged declaration."""
+
+    name: str
+    value: Any  # sp.Symbol or sp.Matrix of symbols
+    decl: Variable
+    owner: Any  # the Component or Connector that declares it
+    # Nesting depth of the component whose code wrote the start value (0: the model itself).
+    # Modelica's rule: a start value written higher up in the hierarchy (a modifier such as
+    # Revolute(phi=Variable(start=...))) outranks a library component's own default.
+    start_depth: int = 0
+
+    def scalars(self):
+        """(name, symbol, start, guess) for each scalar element."""
+        start = self.decl.get("start")
+        guess = self.decl.get("guess")
+        if isinstance(self.value, sp.MatrixBase):
+            n = self.value.shape[0]
+            starts = _broadcast(start, n, self.name)
+            guesses = _broadcast(guess, n, self.name)
+            return [(f"{self.name}[{i}]", self.value[i], starts[i], guesses[i]) for i in range(n)]
+        return [(self.name, self.value, start, guess)]
+
+
+@dataclass
+class BoundParameter:
+    """A numeric parameter after binding: its full name, symbol(s), value and declaration."""
+
+    name: str
+    value: Any  # sp.Symbol or sp.Matrix
+    number: Any  # float or tuple of floats
+    decl: Parameter
+    owner: Any
+
+    def scalars(self):
+        if isinstance(self.value, sp.MatrixBase):
+            return [(f"{self.name}[{i}]", self.value[i], self.number[i])
+                    for i in range(self.value.shape[0])]
+        return [(self.name, self.value, self.number)]
+
+
+def sets_start(override) -> bool:
+    return not isinstance(override, Variable) or "start" in override._given \
+        or "guess" in override._given
+
+
+def _broadcast(value, n, name):
+    if value is None:
+        return [None] * n
+    arr = np.atleast_1d(np.asarray(value, dtype=object))
+    if arr.size == 1:
+        return [arr[0]] * n
+    if arr.size != n:
+        raise ModelDefinitionError(f"'{name}': a value of length {arr.size} was given for a "
+                                   f"vector of length {n}.")
+    return list(arr)
+
+
+def as_number(value, name, owner_path, default=None):
+    """Convert a numeric parameter value to float(s), naming the parameter on failure.
+
+    The shape must agree with the declared default's: a list for a scalar parameter (or a
+    number for a vector one) is a mistake that sympy would otherwise report from deep inside.
+    """
+    where = f"Parameter '{name}' of component '{owner_path or '<root>'}'"
+    is_seq = isinstance(value, (list, tuple, np.ndarray, sp.MatrixBase))
+    if default is not None and not isinstance(default, (bool, str)):
+        default_seq = isinstance(default, (list, tuple, np.ndarray, sp.MatrixBase))
+        if is_seq and not default_seq:
+            raise ParameterError(f"{where} is a scalar, but it was given {value!r}: give one "
+                                 "number.")
+        if default_seq and not is_seq:
+            n = len(np.asarray(default, dtype=object).ravel())
+            raise ParameterError(f"{where} is a vector of {n} numbers, but it was given "
+                                 f"{value!r}: give a list of {n} numbers.")
+        if default_seq and is_seq:
+            n = len(np.asarray(default, dtype=object).ravel())
+            m = len(np.asarray(value, dtype=object).ravel())
+            if n != m:
+                raise ParameterError(f"{where} is a vector of {n} numbers, but it was given "
+                                     f"{m}: give a list of {n} numbers.")
+    try:
+        if isinstance(value, (list, tuple, np.ndarray, sp.MatrixBase)):
+            numbers = tuple(float(v) for v in np.asarray(value, dtype=object).ravel())
+            bad = [v for v in numbers if not math.isfinite(v)]
+        else:
+            numbers = float(value)
+            bad = [] if math.isfinite(numbers) else [numbers]
+    except (TypeError, ValueError) as exc:
+        raise ParameterError(f"{where} has the value {value!r}, which is not a number: give a "
+                             "real number.") from exc
+    if bad:
+        raise ParameterError(f"{where} is not finite ({value!r}): give a finite real number.")
+    return numbers
+
+
+def make_symbol(name: str, shape: tuple[int, ...]):
+    if shape == ():
+        return real_symbol(name)
+    if len(shape) != 1:
+        raise ModelDefinitionError(
+            f"'{name}': only scalars and vectors (shape (n,)) are supported.")
+    return sp.Matrix([real_symbol(f"{name}[{i}]") for i in range(shape[0])])
+
+

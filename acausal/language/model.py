@@ -1,0 +1,460 @@
+"""The modeling language: variables, parameters, connectors, components, connections.
+
+A component is a class whose attributes declare what it is made of::
+
+    class Mass(Component):
+        m = Parameter(1.0, unit="kg", description="mass")
+        flange = Flange()
+        s = Variable(unit="m")
+        v = Variable(unit="m/s")
+
+        def equations(self):
+            return [Eq(self.s, self.flange.s), Eq(der(self.s), self.v),
+                    Eq(self.m * der(self.v), self.flange.f)]
+
+Declarations are templates. When a model is compiled, the tree is *bound*: every component
+instance gets its own copy of each declared sub-component and connector, and every variable and
+parameter becomes a sympy symbol named by its dotted path (``oscillator.mass.s``). Inside
+``equations()`` and ``connections()`` the attributes are those bound symbols and objects.
+
+Sub-components can also be created in ``__init__`` (after ``super().__init__(**overrides)``),
+singly or as lists, which is how models with a size parameter are written.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..base.errors import ModelDefinitionError, ParameterError, did_you_mean
+from .declarations import (
+    MISSING,
+    BoundParameter,
+    BoundVariable,
+    Flow,
+    Input,
+    Parameter,
+    Potential,
+    Variable,
+    as_input,
+    as_number,
+    check_bounds,
+    make_symbol,
+    sets_start,
+)
+
+# --------------------------------------------------------------------------------------------
+# Components and connectors
+# --------------------------------------------------------------------------------------------
+
+
+class Outer:
+    """Declaration of a shared part found in an enclosing model (Modelica ``outer``).
+
+    ``world = Outer(World)`` makes ``self.world`` the nearest instance of ``World`` that is a
+    part of this component or of one of its enclosing components (searched from the inside
+    out). When the model has none, one with default parameters is added at the root under the
+    class name in lower case (as Modelica tools add a default ``inner``).
+    """
+
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+
+    def __repr__(self) -> str:
+        return f"Outer({self.cls.__name__})"
+
+
+def _is_declaration(value) -> bool:
+    if isinstance(value, (Variable, Parameter, Node, Outer)):
+        return True
+    return (isinstance(value, (list, tuple)) and len(value) > 0
+            and all(isinstance(v, Node) for v in value))
+
+
+def _declaration_kind(value) -> str:
+    if isinstance(value, Parameter):
+        return "parameter"
+    if isinstance(value, Variable):
+        return "variable"
+    if isinstance(value, Outer):
+        return "outer"
+    return "part or connector"
+
+
+def _shadows(before, after) -> bool:
+    """Whether redeclaring ``before`` as ``after`` breaks the equations that use the name: a
+    variable or a part replaced by something of another kind. A parameter may become a part
+    (a source's reference expression replaced by a signal input is the usual case)."""
+    return not isinstance(before, Parameter) and \
+        _declaration_kind(before) != _declaration_kind(after)
+
+
+# Deepest nesting of parts a model may have. Deeper nesting is a component that contains or
+# builds itself without end (Python would stop with a RecursionError from deep inside).
+MAX_NESTING = 100
+_construction_depth = [0]
+
+
+def _guard_construction(init):
+    """Wrap a component class's ``__init__`` so that endless self-construction is reported."""
+
+    @functools.wraps(init)
+    def guarded(self, *args, **kwargs):
+        _construction_depth[0] += 1
+        try:
+            if _construction_depth[0] > MAX_NESTING:
+                raise ModelDefinitionError(
+                    f"{type(self).__name__} builds itself recursively: creating it creates parts "
+                    f"nested more than {MAX_NESTING} deep. A component cannot contain an instance "
+                    "of itself; build repeated structures as a list of parts (see the chain "
+                    "examples) or stop the recursion with a size parameter.")
+            return init(self, *args, **kwargs)
+        except RecursionError:
+            raise ModelDefinitionError(
+                f"{type(self).__name__} builds itself recursively (Python's recursion limit was "
+                "reached while creating it): a component cannot contain an instance of itself; "
+                "build repeated structures as a list of parts.") from None
+        finally:
+            _construction_depth[0] -= 1
+
+    guarded._acausal_guarded = True
+    return guarded
+
+
+class Node:
+    """Common base of :class:`Component` and :class:`Connector`: declarations and binding."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is not None and not getattr(init, "_acausal_guarded", False):
+            cls.__init__ = _guard_construction(init)
+
+    def __new__(cls, *args, **kwargs):
+        obj = super().__new__(cls)
+        # Remember the constructor call so that a declaration (template) can be instantiated
+        # afresh for every place it is used.
+        object.__setattr__(obj, "_init_call", (args, kwargs))
+        object.__setattr__(obj, "_instance_decls", {})
+        object.__setattr__(obj, "_path", None)
+        return obj
+
+    def __init__(self, **overrides: Any) -> None:
+        known = self._class_declarations()
+        for key in overrides:
+            if key not in known:
+                raise ModelDefinitionError(
+                    f"{type(self).__name__} has no parameter, variable or part named '{key}'."
+                    + did_you_mean(key, known) + " Known: " + ", ".join(known) + ".")
+        object.__setattr__(self, "_overrides", dict(overrides))
+
+    # -- declarations ------------------------------------------------------------------------
+    @classmethod
+    def _class_declarations(cls) -> dict[str, Any]:
+        cached = cls.__dict__.get("_decl_cache")
+        if cached is not None:
+            return cached
+        decls: dict[str, Any] = {}
+        for klass in reversed(cls.__mro__):
+            for key, value in vars(klass).items():
+                if key.startswith("_"):
+                    continue
+                if _is_declaration(value):
+                    before = decls.get(key)
+                    if before is not None and _shadows(before, value):
+                        raise ModelDefinitionError(
+                            f"{klass.__name__}.{key} is declared as a {_declaration_kind(value)}, "
+                            f"but a base class of {cls.__name__} declares '{key}' as a "
+                            f"{_declaration_kind(before)} (its equations use it as one): give "
+                            "the new declaration another name.")
+                    decls[key] = value
+                elif key in decls:  # a subclass may remove a declaration by overriding it
+                    del decls[key]
+        type.__setattr__(cls, "_decl_cache", decls)
+        return decls
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        if not key.startswith("_") and _is_declaration(value):
+            declared = self._class_declarations().get(key)
+            if declared is not None and _shadows(declared, value):
+                raise ModelDefinitionError(
+                    f"{type(self).__name__}.{key} is declared as a {_declaration_kind(declared)}"
+                    f" in the class, and __init__ assigns a {_declaration_kind(value)} to it: "
+                    "give the new part another name.")
+            if value is self:
+                raise ModelDefinitionError(
+                    f"{type(self).__name__}: '{key}' is the component itself; a component cannot "
+                    "contain itself.")
+            if self._path is not None:
+                raise ModelDefinitionError(
+                    f"Cannot add '{key}' to '{self._path or type(self).__name__}' after it was "
+                    "bound (compiled): add parts in __init__.")
+            self._instance_decls[key] = value
+        object.__setattr__(self, key, value)
+
+    def _declarations(self) -> dict[str, Any]:
+        decls = dict(self._class_declarations())
+        decls.update(self._instance_decls)
+        return decls
+
+    def _fresh_copy(self) -> Node:
+        args, kwargs = self._init_call
+        return type(self)(*args, **kwargs)
+
+    # -- binding -------------------------------------------------------------------------------
+    def _bind(self, path: str) -> None:
+        """Create this node's symbols and bound children under the dotted ``path``."""
+        object.__setattr__(self, "_path", path)
+        if path.count(".") >= MAX_NESTING:
+            raise ModelDefinitionError(
+                f"Parts are nested more than {MAX_NESTING} deep at '{path[:120]}...': "
+                f"{type(self).__name__} contains itself (directly or through its parts). A "
+                "component cannot contain an instance of itself.")
+        prefix = path + "." if path else ""
+        variables: list[BoundVariable] = []
+        parameters: list[BoundParameter] = []
+        children: list[Node] = []
+        instance_level = self._instance_decls
+        outers: list[tuple[str, Outer]] = []
+        for name, decl in self._declarations().items():
+            override = self._overrides.get(name, MISSING)
+            full = prefix + name
+            if isinstance(override, Input):
+                decl, override = as_input(decl, override, full), MISSING
+            if isinstance(decl, Outer):
+                outers.append((name, decl))
+                continue
+            if isinstance(decl, Parameter):
+                value = decl.default if override is MISSING else override
+                if decl.structural:
+                    object.__setattr__(self, name, value)
+                    continue
+                if value is None:
+                    raise ParameterError(f"Parameter '{name}' of component '{path or '<root>'}' "
+                                         "has no value: give one when creating the component.")
+                number = as_number(value, name, path or f"{type(self).__name__} (the model)",
+                                    decl.default)
+                for k, item in enumerate(number if isinstance(number, tuple) else (number,)):
+                    label = full if not isinstance(number, tuple) else f"{full}[{k}]"
+                    check_bounds(label, item, decl.min, decl.max, decl.description)
+                shape = (len(number),) if isinstance(number, tuple) else ()
+                symbol = make_symbol(full, shape)
+                parameters.append(BoundParameter(full, symbol, number, decl, self))
+                object.__setattr__(self, name, symbol)
+            elif isinstance(decl, Variable):
+                merged = decl if override is MISSING else decl.merged(override)
+                symbol = make_symbol(full, tuple(merged.get("shape")))
+                depth = full.count(".")  # the depth of the component declaring the variable
+                if override is not MISSING and sets_start(override):
+                    depth -= 1  # written by the parent that created the component
+                variables.append(BoundVariable(full, symbol, merged, self, max(depth, 0)))
+                object.__setattr__(self, name, symbol)
+            else:  # a sub-component, a connector, or a list of them
+                template = decl if override is MISSING else override
+                if isinstance(template, Node):
+                    child = template if (name in instance_level and override is MISSING) \
+                        else template._fresh_copy()
+                    object.__setattr__(child, "_parent", self)
+                    child._bind(full)
+                    children.append(child)
+                    object.__setattr__(self, name, child)
+                else:
+                    bound = []
+                    for i, item in enumerate(template):
+                        child = item if (name in instance_level and override is MISSING) \
+                            else item._fresh_copy()
+                        object.__setattr__(child, "_parent", self)
+                        child._bind(f"{full}[{i}]")
+                        bound.append(child)
+                    children.extend(bound)
+                    object.__setattr__(self, name, bound)
+        object.__setattr__(self, "_variables", variables)
+        object.__setattr__(self, "_parameters", parameters)
+        object.__setattr__(self, "_children", children)
+        object.__setattr__(self, "_outers", outers)
+
+    @classmethod
+    def declarations(cls) -> dict[str, Any]:
+        """The declarations of this class (and its bases) in order: parameters, variables,
+        connectors and parts, by attribute name."""
+        return dict(cls._class_declarations())
+
+    def walk(self):
+        """This node and, depth first in declaration order, every part and connector below it
+        (after binding, e.g. after compiling)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(getattr(node, "_children", [])))
+
+    @property
+    def path(self) -> str:
+        """The dotted path of this node in the bound model ('' for the root)."""
+        if self._path is None:
+            raise ModelDefinitionError(f"{type(self).__name__} is not bound yet: compile the "
+                                       "model (or call bind()) before asking for paths.")
+        return self._path
+
+    def __repr__(self) -> str:
+        where = f" at '{self._path}'" if self._path else ""
+        return f"<{type(self).__name__}{where}>"
+
+
+class Connector(Node):
+    """A connector: a set of potential and flow variables shared at a connection.
+
+    Declare the variables with :class:`Potential` and :class:`Flow`. A connector declared with
+    ``required=True`` must be connected (a model that leaves it open is an error).
+    """
+
+    def __init__(self, required: bool = False, **overrides: Any) -> None:
+        super().__init__(**overrides)
+        object.__setattr__(self, "required", required)
+
+    def _bind(self, path: str) -> None:
+        super()._bind(path)
+        for var in self._variables:
+            if not isinstance(var.decl, (Potential, Flow)):
+                raise ModelDefinitionError(
+                    f"Connector {type(self).__name__} declares '{var.name}' as a plain Variable: "
+                    "declare connector variables as Potential(...) or Flow(...).")
+
+    def _signature(self) -> tuple:
+        return tuple((v.name.rsplit(".", 1)[-1], v.decl.kind, tuple(v.decl.get("shape")))
+                     for v in self._variables)
+
+
+class Component(Node):
+    """Base class of every component and model.
+
+    Override :meth:`equations` to return the component's relations (``sympy.Eq`` objects,
+    residual expressions meaning ``expr = 0``, or matrix equations), and :meth:`connections` to
+    return ``connect(...)`` statements between connectors of its parts. Optionally override
+    :meth:`initial_equations` for relations that hold at the start time only.
+
+    ``solver_hint`` (class attribute, optional): advice that a simulation error quotes when the
+    component's variables are where the solver fails, e.g. what makes its equations singular
+    and which parameter to change.
+
+    ``equations()`` should be a function of the component's declarations, parts, structural
+    parameters and plain attributes, as a Modelica class is: instances that agree in all of
+    these share one derivation of the equations (``shares_equations``).
+    """
+
+    solver_hint: str = ""
+    #: Whether instances of the same kind may share one derivation of their equations (see
+    #: :mod:`acausal.language.templates`): ``equations()`` is then called for the first instance
+    #: only and renamed for the others. Set False on a class whose equations depend on anything but
+    #: its declarations, parts, structural parameters and plain attributes (its path, global
+    #: state, a user function that is told the path).
+    shares_equations: bool = True
+
+    def equations(self) -> Iterable:
+        return []
+
+    def connections(self) -> Iterable:
+        return []
+
+    def initial_equations(self) -> Iterable:
+        return []
+
+    def events(self) -> Iterable:
+        """``When`` clauses of this component (state events, time events)."""
+        return []
+
+    def bind(self) -> Component:
+        """Bind this component as the root of a model (names relative to it); returns self."""
+        if self._path is None:
+            object.__setattr__(self, "_parent", None)
+            self._bind("")
+            _resolve_outers(self)
+        elif self._path != "":
+            raise ModelDefinitionError(f"'{self._path}' is part of another model: compile that "
+                                       "model, or create a new instance to use it alone.")
+        return self
+
+    def compile(self, **options: Any):
+        """Compile this model (see :func:`acausal.compile`)."""
+        if _compiler is None:  # only when acausal.language is used without the acausal package
+            raise ModelDefinitionError("No compiler is registered: import acausal (its top "
+                                       "package registers acausal.compile) before compiling.")
+        return _compiler(self, **options)
+
+
+# The compiler lives two layers above the language, so the language cannot import it. The top
+# package (acausal/__init__.py, always imported before any of its sub-modules) registers
+# acausal.compile here; Component.compile() calls it. Dependency inversion, not an import.
+_compiler: Callable[..., Any] | None = None
+
+
+def register_compiler(compile_function: Callable[..., Any]) -> None:
+    """Make ``Component.compile()`` call ``compile_function`` (acausal registers
+    :func:`acausal.compile` when it is imported)."""
+    global _compiler
+    _compiler = compile_function
+
+
+def _resolve_outers(root: Component) -> None:
+    """Point every ``Outer`` declaration at the nearest enclosing instance of its class."""
+    stack: list[Node] = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node._children)
+        for name, decl in node._outers:
+            found = None
+            anc = node
+            while anc is not None and found is None:
+                for child in anc._children:
+                    if isinstance(child, decl.cls) and child is not node:
+                        found = child
+                        break
+                anc = getattr(anc, "_parent", None)
+            if found is None:
+                found = _default_inner(root, decl.cls)
+            object.__setattr__(node, name, found)
+
+
+def _default_inner(root: Component, cls: type) -> Node:
+    base = cls.__name__.lower()
+    name, k = base, 1
+    while name in root.__dict__ or name in root._declarations():
+        k += 1
+        name = f"{base}{k}"
+    inner = cls()
+    object.__setattr__(inner, "_parent", root)
+    inner._bind(name)
+    object.__setattr__(root, name, inner)
+    root._children.append(inner)
+    return inner
+
+
+@dataclass(frozen=True)
+class Connection:
+    """A ``connect(a, b)`` statement, as returned by :meth:`Component.connections`."""
+
+    a: Connector
+    b: Connector
+
+
+def connect(a: Connector, b: Connector) -> Connection:
+    """Connect two connectors of the same kind: potentials become equal, flows sum to zero."""
+    for c in (a, b):
+        if not isinstance(c, Connector):
+            raise ModelDefinitionError(f"connect() takes connectors, got {c!r}: connect the "
+                                       "component's connector (e.g. body.frame_a), not the "
+                                       "component or a variable.")
+    if a is b:
+        where = a._path if a._path is not None else type(a).__name__
+        raise ModelDefinitionError(f"connect({where}, {where}) connects a connector with itself, "
+                                   "which states nothing: connect it to another connector.")
+    if a._path is not None and b._path is not None and a._signature() != b._signature():
+        raise ModelDefinitionError(
+            f"connect({a.path}, {b.path}): the connectors do not match "
+            f"({type(a).__name__} has {[s[0] for s in a._signature()]}, {type(b).__name__} has "
+            f"{[s[0] for s in b._signature()]}); connect connectors of the same kind.")
+    return Connection(a, b)
+
+

@@ -1,0 +1,334 @@
+"""Consistent initial values.
+
+Unknowns: the states ``x`` and the algebraic variables ``z`` of the compiled DAE. Equations:
+
+1. the algebraic equations ``g(t0, x, z, p) = 0``;
+2. one equation ``v = start`` for every variable declared ``fixed=True`` (any variable: a state,
+   an algebraic one, a dummy derivative, an alias; it is expressed through the observed
+   function), and the model's ``initial_equations()``;
+3. as many *default* equations ``x_i = start_i`` (start 0 when none is given) as are needed to
+   make the system square, for the states that (1) and (2) leave structurally free, states with
+   a start value first.
+
+A start value that is not ``fixed`` is a guess only. Fixed values that cannot all hold are
+detected structurally (an unmatched fixed equation), checked numerically after the solve, and
+reported by name when they conflict. The square system is solved by a damped Newton method on
+CasADi's exact Jacobian, each linear solve equilibrated (columns scaled by the unknowns' sizes,
+rows by their largest entry).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import casadi as ca
+import numpy as np
+
+from ..base.errors import InitializationError
+from ..compiler.structure.matching import Matching
+
+NEWTON_TOL = 1e-10
+NEWTON_MAX_ITER = 60
+
+
+@dataclass
+class InitialValues:
+    x0: np.ndarray
+    z0: np.ndarray
+    residual_norm: float
+    defaulted: list[str]  # states whose start value was used as initial value
+
+
+def _fixed_conditions(cs) -> list[tuple[int, float, str]]:
+    out = []
+    for v, info in enumerate(cs.system.info):
+        if info is not None and info.fixed and info.start is not None:
+            out.append((v, float(info.start), info.name))
+    return out
+
+
+def _declared_guess(cs, v: int) -> float | None:
+    info = cs.system.info[v]
+    if info is None:
+        return None
+    g = info.guess if info.guess is not None else info.start
+    return None if g is None else float(g)
+
+
+def _guesses(cs, indices, propagated: dict[int, float] | None = None) -> np.ndarray:
+    vals = []
+    for v in indices:
+        g = propagated.get(v) if propagated else None
+        if g is None:
+            g = _declared_guess(cs, v)
+        vals.append(0.0 if g is None else g)
+    return np.array(vals, dtype=float)
+
+
+def propagate_guesses(cs, p: np.ndarray, t0: float, wanted: list[int]) -> dict[int, float]:
+    """Guesses for iteration variables, carried through the equations.
+
+    A start value given on one variable carries over to others: an equation in which all
+    variables but one have a value (a start value, a value from parameters, or one propagated
+    before) and which is linear in the remaining one gives that one a value. This is how
+    Modelica tools propagate start values through ``phi_b = phi_a + phi`` or ``s_rel = s_b - s_a``.
+
+    Start values are ranked by where they were written (Modelica's priority: higher up in the
+    hierarchy first, fixed values first of all): the values propagated from the stronger ones
+    replace a library component's own default start (a body's angle 0) on the variables they
+    reach, so guesses on a loop's joint angles reach the bodies' angles. Returns the
+    propagated value of each ``wanted`` variable that one stronger than its own start reaches.
+    """
+    from ..language.symbolic import time
+
+    system = cs.system
+    ranked: dict[int, tuple[int, float]] = {}  # v -> (rank, value); rank -1: fixed
+    for v in range(system.n_vars):
+        g = _declared_guess(cs, v)
+        if g is not None:
+            info = system.info[v]
+            ranked[v] = (-1 if info.fixed else info.start_depth, g)
+    levels = sorted({rank for rank, _ in ranked.values()})
+    wanted_set = set(wanted)
+    # only algebraic variables without a start, or variables with a start weaker than the
+    # strongest, can gain one (a state without any start keeps Modelica's default 0)
+    algebraic = set(cs.algebraics)
+    if not any((v in algebraic and v not in ranked) or (v in ranked and ranked[v][0] > levels[0])
+               for v in wanted_set):
+        return {}
+    base_values: dict = {prm.symbol: float(p[i]) for i, prm in enumerate(cs.flat.parameters)}
+    base_values[time] = t0
+    eqs_of: dict[int, list[int]] = {}
+    for e in range(system.n_eqs):
+        for v in system.incidence[e]:
+            eqs_of.setdefault(v, []).append(e)
+    settled: dict[int, float] = {}  # values carried from stronger levels
+    for level in levels or [0]:
+        known = dict(settled)
+        for v, (rank, g) in ranked.items():
+            if rank <= level and v not in known:
+                known[v] = g
+        values = dict(base_values)
+        values.update({system.symbols[v]: g for v, g in known.items()})
+        _spread(system, known, values, eqs_of)
+        for v, g in known.items():
+            settled.setdefault(v, g)
+    return {v: settled[v] for v in wanted_set if v in settled
+            and (v not in ranked or settled[v] != ranked[v][1])}
+
+
+def _spread(system, known: dict[int, float], values: dict, eqs_of: dict) -> None:
+    """Give values to the variables that equations with one unknown left determine linearly."""
+    import sympy as sp
+
+    from ..compiler.structure.blt import linear_solution
+
+    missing = [sum(1 for v in system.incidence[e] if v not in known)
+               for e in range(system.n_eqs)]
+    queue = [e for e in range(system.n_eqs) if missing[e] == 1]
+    while queue:
+        e = queue.pop()
+        if missing[e] != 1:
+            continue
+        target = next(v for v in system.incidence[e] if v not in known)
+        found = linear_solution(system.residuals[e], system.symbols[target])
+        if found is None:
+            continue
+        try:
+            value = float(sp.sympify(found[0]).xreplace(values))  # a float, or a sympy number
+        except (TypeError, ValueError):
+            continue
+        if not np.isfinite(value):
+            continue
+        known[target] = value
+        values[system.symbols[target]] = value
+        for e2 in eqs_of.get(target, ()):
+            missing[e2] -= 1
+            if missing[e2] == 1:
+                queue.append(e2)
+
+
+def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
+    """Initial states and algebraic variables of ``cs`` for parameters ``p`` at time ``t0``."""
+    n_x, n_z = cs.x.numel(), cs.z.numel()
+    fixed = _fixed_conditions(cs)
+    state_pos = {v: i for i, v in enumerate(cs.states)}
+    propagated = propagate_guesses(cs, p, t0, list(cs.states) + list(cs.algebraics))
+    x_guess = _guesses(cs, cs.states, propagated)
+    z_guess = _guesses(cs, cs.algebraics, propagated)
+
+    w = ca.vertcat(cs.x, cs.z)
+    eqs: list = []
+    labels: list[str] = []
+    kinds: list[str] = []
+    if n_z:
+        for i in range(n_z):
+            eqs.append(cs.alg[i])
+            labels.append(cs.algebraic_equations[i])
+            kinds.append("alg")
+    simple_fixed = {}
+    for v, value, name in fixed:
+        if v in state_pos:
+            simple_fixed[state_pos[v]] = value
+        eqs.append(cs.observed[v] - value)
+        labels.append(f"fixed start value {name} = {value:g}")
+        kinds.append("fixed")
+    for expr, text in cs.initial_residuals:
+        eqs.append(expr)
+        labels.append(text)
+        kinds.append("initial")
+
+    only_states_fixed = all(v in state_pos for v, _, _ in fixed) and not cs.initial_residuals
+    if only_states_fixed:
+        # Common case: no coupled solve needed for x; defaults for the free states.
+        x0 = x_guess.copy()
+        defaulted = []
+        names = cs.state_names
+        for i in range(n_x):
+            if i in simple_fixed:
+                x0[i] = simple_fixed[i]
+            else:
+                defaulted.append(names[i])
+        z0 = solve_algebraic(cs, p, t0, x0, z_guess) if n_z else np.zeros(0)
+        return InitialValues(x0, z0, 0.0, defaulted)
+
+    # General case: match equations to unknowns, add defaults where needed.
+    res_all = ca.vertcat(*eqs) if eqs else ca.SX(0, 1)
+    sparsity = ca.jacobian(res_all, w).sparsity() if eqs else None
+    n_w = n_x + n_z
+    incidence = [[] for _ in eqs]
+    if sparsity is not None:
+        rows, cols = sparsity.get_triplet()
+        for r, c in zip(rows, cols):
+            incidence[r].append(c)
+    m = Matching(len(eqs), n_w)
+    order = [k for k in range(len(eqs)) if kinds[k] == "alg"] + \
+            [k for k in range(len(eqs)) if kinds[k] != "alg"]
+    dropped = []
+    for k in order:
+        if not m.augment(k, incidence):
+            dropped.append(k)
+    defaulted = []
+    default_eqs = []
+    state_names = cs.state_names
+    with_start = [i for i in range(n_x) if cs.system.info[cs.states[i]] is not None
+                  and cs.system.info[cs.states[i]].start is not None]
+    for i in with_start + [i for i in range(n_x) if i not in with_start]:
+        if m.var_to_eq[i] != -1:
+            continue
+        incidence.append([i])
+        m.grow(len(incidence), n_w)
+        if m.augment(len(incidence) - 1, incidence):
+            default_eqs.append(i)
+            defaulted.append(state_names[i])
+        else:  # cannot happen for a free variable; keep the structure consistent
+            incidence.pop()
+            m.eq_to_var.pop()
+    free = [k for k in range(n_w) if m.var_to_eq[k] == -1]
+    if free:
+        names = (cs.state_names + cs.algebraic_names)
+        raise InitializationError(
+            "The initial values are under-determined for: " + ", ".join(names[k] for k in free)
+            + ". Give these variables start values with fixed=True, or initial equations.")
+    used = [k for k in range(len(eqs)) if k not in dropped]
+    square = [eqs[k] for k in used] + [cs.x[i] - x_guess[i] for i in default_eqs]
+    square_labels = [labels[k] for k in used] + [f"default start value of state "
+                                                 f"{state_names[i]}" for i in default_eqs]
+    f = ca.Function("init_res", [w, cs.t, cs.p], [ca.vertcat(*square)])
+    w0 = np.concatenate([x_guess, z_guess])
+    sol, norm = _newton(f, w0, t0, p, square_labels)
+    if dropped:
+        check = ca.Function("init_check", [w, cs.t, cs.p], [ca.vertcat(*[eqs[k] for k in dropped])])
+        r = np.array(check(sol, t0, p).full()).ravel()
+        bad = [dropped[j] for j in range(len(dropped)) if abs(r[j]) > 1e-6 * (1 + abs(r[j]))]
+        if bad:
+            others = [labels[k] for k in range(len(eqs)) if kinds[k] == "fixed" and k not in bad]
+            raise InitializationError(
+                "Over-specified initial conditions: these cannot hold together with the rest:\n  "
+                + "\n  ".join(f"{labels[k]} (residual {r[dropped.index(k)]:.3g})" for k in bad)
+                + ("\nthe other fixed values are:\n  " + "\n  ".join(others) if others else "")
+                + "\nRemove fixed=True from one of the conflicting variables.")
+    return InitialValues(sol[:n_x], sol[n_x:], norm, defaulted)
+
+
+def solve_algebraic(cs, p, t0, x0, z_guess) -> np.ndarray:
+    """The algebraic variables z for given states (Newton from ``z_guess``); the CasADi
+    functions are built once per compiled system (this runs after every event)."""
+    fs = cs._functions.get("algebraic_newton")
+    if fs is None:
+        res = ca.Function("alg_res", [cs.z, cs.t, cs.p, cs.x], [cs.alg])
+        jac = ca.Function("alg_jac", [cs.z, cs.t, cs.p, cs.x], [ca.jacobian(cs.alg, cs.z)])
+        fs = cs._functions["algebraic_newton"] = (res, jac)
+    z0, _ = _newton(fs[0], z_guess, t0, p, list(cs.algebraic_equations), extra=(x0,),
+                    jac=fs[1])
+    return z0
+
+
+
+def _newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: list[str],
+            extra: tuple = (), jac: ca.Function | None = None):
+    """Damped Newton on f(w, t0, p, *extra) = 0; raises InitializationError naming the worst
+    residuals. ``jac`` (same inputs) is built from f when not given."""
+    n = w0.size
+    if n == 0:
+        return w0, 0.0
+    if jac is None:
+        w_sym = ca.SX.sym("w", n)
+        ins = [f.sx_in(i) for i in range(1, f.n_in())]
+        jac = ca.Function("newton_jacobian", [w_sym, *ins],
+                          [ca.jacobian(f(w_sym, *ins), w_sym)])
+    w = w0.astype(float).copy()
+
+    def residual(wv):
+        return np.array(f(wv, t0, p, *extra).full()).ravel()
+
+    r = residual(w)
+    norm = np.linalg.norm(r, np.inf) if r.size else 0.0
+    nudges = 0
+    for _ in range(NEWTON_MAX_ITER):
+        if not np.all(np.isfinite(r)):
+            break
+        if norm < NEWTON_TOL * (1 + np.linalg.norm(w, np.inf)):
+            return w, norm
+        jm = jac(w, t0, p, *extra)
+        try:
+            if n <= 1500:
+                # equilibrated: columns by the unknowns' sizes, rows by their largest entry, so
+                # that forces of 1e4 N next to angles of 0.06 rad do not ruin the solve
+                jd = np.array(jm.full())
+                cols = np.where(np.abs(w) >= 1e-3, np.abs(w), 1.0)
+                rows = np.abs(jd * cols).max(axis=1)
+                rows = np.where(np.isfinite(rows) & (rows > 0), rows, 1.0)
+                scaled = np.linalg.lstsq(jd * cols / rows[:, None], -r / rows, rcond=None)[0]
+                step = cols * scaled
+            else:
+                step = np.array(ca.solve(jm, ca.DM(-r), "csparse").full()).ravel()
+        except Exception:  # singular Jacobian: report below
+            break
+        if not np.any(step) and nudges < 3:
+            # a zero step with a nonzero residual: the unknowns sit where the residual's
+            # gradient vanishes (a squared distance at a guess of 0): move them off that point
+            nudges += 1
+            w = w + 1e-2 * (1.0 + np.abs(w)) * np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+            r = residual(w)
+            norm = np.linalg.norm(r, np.inf)
+            continue
+        lam = 1.0
+        while lam > 1e-6:
+            w_new = w + lam * step
+            r_new = residual(w_new)
+            norm_new = np.linalg.norm(r_new, np.inf)
+            if np.isfinite(norm_new) and norm_new < (1 - 1e-4 * lam) * norm + 1e-300:
+                break
+            lam *= 0.5
+        else:
+            break
+        w, r, norm = w_new, r_new, norm_new
+    if r.size and np.all(np.isfinite(r)) and norm < 1e-8 * (1 + np.linalg.norm(w, np.inf)):
+        return w, norm
+    worst = np.argsort(-np.nan_to_num(np.abs(r), nan=np.inf))[:5]
+    raise InitializationError(
+        "Initialisation did not converge (no consistent initial values found from the start "
+        "values). Largest residuals:\n  " + "\n  ".join(f"{labels[k]}: {r[k]:.3g}" for k in worst)
+        + "\nGive better start values (guesses) for the variables in these equations, or check "
+        "that the fixed start values are physically possible.")
