@@ -1748,10 +1748,10 @@ def _lag1_autocorrelation(residual: np.ndarray) -> float:
 def _alias_unit(cs: CompiledModel, name: str, units: dict) -> str:
     """The unit of a variable that is known under another name (an alias, a derivative)."""
     if name.startswith("der(") and name.endswith(")"):
-        from ..run.solution import _per_second
+        from ..run.solution import per_second
 
         inner = units.get(name[4:-1])
-        return _per_second(inner) if inner else ""
+        return per_second(inner) if inner else ""
     sign, index = cs.locate(name)
     if index >= 0:
         return units.get(cs.system.name(index)) or ""

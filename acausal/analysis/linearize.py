@@ -33,7 +33,7 @@ from ..base.errors import (
     UnknownNameError,
     did_you_mean,
 )
-from ..run.initialize import _newton, initialize, solve_algebraic
+from ..run.initialize import initialize, newton, solve_algebraic
 from ..run.simulate import as_time
 
 
@@ -222,7 +222,7 @@ def _named_values(cs, values: dict[str, float] | None, what: str) -> list[tuple[
         raise InputError(f"{what} must be a dict of values by dotted name, got {values!r}.")
     out = []
     for name, value in values.items():
-        for element, number in cs._elements(name, value, what):
+        for element, number in cs.elements(name, value, what):
             sign, v = cs.locate(element)
             if v < 0:
                 raise InputError(f"'{element}' in {what} is identically zero in this model and "
@@ -320,7 +320,7 @@ def _solve_point(cs, t, p, x0, z0, held, steady: list[int], free_inputs: list[in
     w0 = np.concatenate([x0, z0, p[free_inputs]])
     if residual.numel():
         try:
-            sol, norm = _newton(f, w0, t, p, labels)
+            sol, norm = newton(f, w0, t, p, labels)
         except InitializationError as err:
             raise InitializationError(
                 f"No {what} found: the equations that define it did not converge from the "

@@ -105,7 +105,7 @@ class CompiledModel:
             if name not in index and self.vector_elements(name) is None:
                 hint = did_you_mean(name, self.parameter_names)
                 raise ParameterError(f"'{name}' is not a parameter of {self.model_name}.{hint}")
-            for element, number in self._elements(name, value, "params"):
+            for element, number in self.elements(name, value, "params"):
                 if element not in index:
                     raise ParameterError(f"'{element}' is not a parameter of {self.model_name}.")
                 prm = self.flat.parameters[index[element]]
@@ -139,7 +139,7 @@ class CompiledModel:
                              f"{start!r}.")
         changes: dict[int, FlatVariable] = {}
         for name, value in start.items():
-            for element, item in self._elements(name, value, "start"):
+            for element, item in self.elements(name, value, "start"):
                 sign, index = self.locate(element)
                 info = self.system.info[index] if index >= 0 else None
                 if info is None:
@@ -156,8 +156,10 @@ class CompiledModel:
             for index, info in saved.items():
                 self.system.info[index] = info
 
-    def _elements(self, name: str, value: Any, what: str) -> list[tuple[str, float]]:
-        """(scalar name, float) pairs for a scalar or vector entry of ``params``/``start``."""
+    def elements(self, name: str, value: Any, what: str) -> list[tuple[str, float]]:
+        """(scalar name, float) pairs for a scalar or vector entry of ``params``/``start``:
+        a vector gets one value per element, each a finite real number; ``what`` ("params" or
+        "start") names the argument in the error (ParameterError or InputError)."""
         error = ParameterError if what == "params" else InputError
         if isinstance(value, (list, tuple, np.ndarray)):
             items = list(np.asarray(value, dtype=object).ravel())

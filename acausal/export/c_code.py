@@ -292,11 +292,11 @@ def initial_point(system, p: np.ndarray, t0: float = 0.0) -> tuple[np.ndarray, n
                                                                    np.ndarray, str]:
     """Consistent (x0, z0, p) at ``t0`` from acausal's initialisation (event_if branches set
     as simulate() does), and a note: empty, or why declared guesses were used instead."""
-    from ..run.simulate import _initialize_with_branches
+    from ..run.initialize import initialize_with_branches
 
     p = np.array(p, dtype=float)
     try:
-        init = _initialize_with_branches(system, p, t0)
+        init = initialize_with_branches(system, p, t0)
     except AcausalError as exc:
         x0 = np.array([_guess(system, v) for v in system.states], dtype=float)
         z0 = np.array([_guess(system, v) for v in system.algebraics], dtype=float)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import casadi as ca
 import numpy as np
 
-from ..base.errors import InitializationError
+from ..base.errors import InitializationError, SimulationError
 from ..compiler.structure.matching import Matching
 
 NEWTON_TOL = 1e-10
@@ -236,7 +236,7 @@ def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
                                                  f"{state_names[i]}" for i in default_eqs]
     f = ca.Function("init_res", [w, cs.t, cs.p], [ca.vertcat(*square)])
     w0 = np.concatenate([x_guess, z_guess])
-    sol, norm = _newton(f, w0, t0, p, square_labels)
+    sol, norm = newton(f, w0, t0, p, square_labels)
     if dropped:
         check = ca.Function("init_check", [w, cs.t, cs.p], [ca.vertcat(*[eqs[k] for k in dropped])])
         r = np.array(check(sol, t0, p).full()).ravel()
@@ -259,13 +259,13 @@ def solve_algebraic(cs, p, t0, x0, z_guess) -> np.ndarray:
         res = ca.Function("alg_res", [cs.z, cs.t, cs.p, cs.x], [cs.alg])
         jac = ca.Function("alg_jac", [cs.z, cs.t, cs.p, cs.x], [ca.jacobian(cs.alg, cs.z)])
         fs = cs._functions["algebraic_newton"] = (res, jac)
-    z0, _ = _newton(fs[0], z_guess, t0, p, list(cs.algebraic_equations), extra=(x0,),
+    z0, _ = newton(fs[0], z_guess, t0, p, list(cs.algebraic_equations), extra=(x0,),
                     jac=fs[1])
     return z0
 
 
 
-def _newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: list[str],
+def newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: list[str],
             extra: tuple = (), jac: ca.Function | None = None):
     """Damped Newton on f(w, t0, p, *extra) = 0; raises InitializationError naming the worst
     residuals. ``jac`` (same inputs) is built from f when not given."""
@@ -332,3 +332,34 @@ def _newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: li
         "values). Largest residuals:\n  " + "\n  ".join(f"{labels[k]}: {r[k]:.3g}" for k in worst)
         + "\nGive better start values (guesses) for the variables in these equations, or check "
         "that the fixed start values are physically possible.")
+
+
+def initialize_with_branches(cs, p: np.ndarray, t0: float) -> InitialValues:
+    """Initial values, as :func:`initialize`; besides, the ``event_if`` branches start on the
+    side whose condition holds at ``t0`` (the branch parameters in ``p`` are set in place).
+
+    The branch variables are inputs of the initialisation, and the conditions depend on the
+    initial values: iterate until the branches agree with the solution (a few rounds at most).
+    """
+    branches = [(i, prm) for i, prm in enumerate(cs.flat.parameters) if prm.follows is not None]
+    init = initialize(cs, p, t0)
+    if not branches:
+        return init
+    conditions = cs.function("event_conditions")
+    sets_one = {}
+    for e, ev in enumerate(cs.flat.events):
+        for action in ev.actions:
+            if action.kind == "assign" and action.value == 1:
+                sets_one[action.target] = e
+    for _ in range(5):
+        cond = np.array(conditions(t0, init.x0, init.z0, p)).ravel() > 0.5
+        changed = False
+        for i, prm in branches:
+            value = 1.0 if cond[sets_one[prm.symbol]] else 0.0
+            if p[i] != value:
+                p[i], changed = value, True
+        if not changed:
+            return init
+        init = initialize(cs, p, t0)
+    raise SimulationError("The event_if branches at the start time do not settle: their "
+                          "conditions change with the initial values they select.")

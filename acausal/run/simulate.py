@@ -11,7 +11,7 @@ from ..base.progress import ProgressBar, progress_enabled
 from ..compiler.compiled_model import CompiledModel
 from ..language.model import Component
 from .hybrid import HybridSimulation
-from .initialize import initialize, solve_algebraic
+from .initialize import initialize_with_branches, solve_algebraic
 from .solution import Solution
 from .sundials import Settings
 
@@ -137,7 +137,7 @@ def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
     settings.verbose = bool(verbose)
     p = cs.parameter_vector(params)
     with cs.start_values(start):
-        init = _initialize_with_branches(cs, p, float(grid[0]))
+        init = initialize_with_branches(cs, p, float(grid[0]))
     dynamic = cs.dynamic_selection if dynamic_state_selection is None else dynamic_state_selection
     dynamic = dynamic and cs.selector is not None and cs.selector.max_level > 0
     _check_initial_values(cs, grid[0], init, p)
@@ -223,36 +223,6 @@ def _zero_parameters(cs, names: list[str], p: np.ndarray) -> list[str]:
     owners = {origin.get(n, n.rpartition(".")[0]) for n in names}
     return [prm.name for i, prm in enumerate(cs.flat.parameters)
             if prm.origin in owners and not prm.discrete and prm.follows is None and p[i] == 0]
-
-
-def _initialize_with_branches(cs, p: np.ndarray, t0: float):
-    """Initial values; event_if branches start on the side their condition holds at t0.
-
-    The branch variables are inputs of the initialisation, and the conditions depend on the
-    initial values: iterate until the branches agree with the solution (a few rounds at most).
-    """
-    branches = [(i, prm) for i, prm in enumerate(cs.flat.parameters) if prm.follows is not None]
-    init = initialize(cs, p, t0)
-    if not branches:
-        return init
-    conditions = cs.function("event_conditions")
-    sets_one = {}
-    for e, ev in enumerate(cs.flat.events):
-        for action in ev.actions:
-            if action.kind == "assign" and action.value == 1:
-                sets_one[action.target] = e
-    for _ in range(5):
-        cond = np.array(conditions(t0, init.x0, init.z0, p)).ravel() > 0.5
-        changed = False
-        for i, prm in branches:
-            value = 1.0 if cond[sets_one[prm.symbol]] else 0.0
-            if p[i] != value:
-                p[i], changed = value, True
-        if not changed:
-            return init
-        init = initialize(cs, p, t0)
-    raise SimulationError("The event_if branches at the start time do not settle: their "
-                          "conditions change with the initial values they select.")
 
 
 __all__ = ["simulate", "simulate_compiled", "output_grid", "AcausalError"]

@@ -259,7 +259,7 @@ class Solution:
             return "s"
         if name.startswith("der(") and name.endswith(")"):
             inner = self.unit(name[4:-1])
-            return None if inner is None else _per_second(inner)
+            return None if inner is None else per_second(inner)
         units = self.compiled._functions.get("units")
         if units is None:
             units = {v.name: v.unit for v in self.compiled.flat.variables}
@@ -360,7 +360,7 @@ class Solution:
                 if rows else "")
 
 
-def _per_second(unit: str) -> str:
+def per_second(unit: str) -> str:
     """The unit of a time derivative: m -> m/s, m/s -> m/s2, rad/s2 -> rad/s3."""
     if unit in ("1", ""):
         return "1/s"
