@@ -195,3 +195,18 @@ def test_every_package_is_installed():
                                                      re.S | re.M).group(1)))
     packages = {m for m, p in MODULES.items() if p.name == "__init__.py"}
     assert packages - listed == set()
+
+
+def test_the_layer_map_names_every_module():
+    """docs/architecture.md's map lists each module (or sub-package) of each layer: a new module
+    must be placed on the map by whoever adds it."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    missing = []
+    for layer in LAYERS:
+        for child in sorted((ROOT / "acausal" / layer).iterdir()):
+            name = child.stem if child.suffix == ".py" else child.name
+            if name.startswith("__") or (child.is_dir() and not (child / "__init__.py").exists()):
+                continue
+            if not re.search(rf"\b{name}\b", text):
+                missing.append(f"acausal/{layer}/{child.name}")
+    assert not missing, "not on the map in docs/architecture.md: " + ", ".join(missing)

@@ -64,7 +64,8 @@ def test_python_snippets_run(name, monkeypatch, tmp_path):
 
 @pytest.mark.parametrize("name", ["user_guide.md", "tutorial_segway.md", "multibody.md",
                                   "component_reference.md", "identification.md",
-                                  "linearization.md", "fmu_export.md", "c_code.md"])
+                                  "linearization.md", "fmu_export.md", "c_code.md",
+                                  "architecture.md", "compiler.md", "events.md"])
 def test_relative_links_exist(name):
     text = (DOCS / name).read_text()
     for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
