@@ -373,14 +373,13 @@ def trim(system, *, t: float = 0.0, fixed: dict[str, float] | None = None,
 
 def _jacobians(cs) -> ca.Function:
     """f, g, h and their exact Jacobians w.r.t. x, z and p (built once per realisation)."""
-    fn = cs._functions.get("linearization")
-    if fn is None:
+    def build() -> ca.Function:
         outs = []
         for expr in (cs.ode, cs.alg, cs.observed):
             outs += [ca.jacobian(expr, cs.x), ca.jacobian(expr, cs.z), ca.jacobian(expr, cs.p)]
-        fn = ca.Function("linearization", [cs.t, cs.x, cs.z, cs.p], outs)
-        cs._functions["linearization"] = fn
-    return fn
+        return ca.Function("linearization", [cs.t, cs.x, cs.z, cs.p], outs)
+
+    return cs.cached("linearization", build)
 
 
 def linearize(system, t: float = 0.0, operating_point_: Any = None, *,

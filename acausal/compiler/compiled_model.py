@@ -9,6 +9,8 @@ equations as sympy); it knows nothing of simulation or export. The user-facing
 from __future__ import annotations
 
 import contextlib
+import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -203,6 +205,23 @@ class CompiledModel:
             idx = {n: i for i, n in enumerate(self.parameter_names)}
             self._functions["param_index"] = idx
         return idx
+
+    def cached(self, key: Any, build: Callable[[], Any]) -> Any:
+        """The value stored under ``key`` in this model's cache, built by ``build()`` the first
+        time. The run, analysis and export layers keep what they derive from the model here
+        (index maps, CasADi functions, buffers), so it is built once per compiled model; the
+        cache is dropped when a model is sent to another process (``without_caches``)."""
+        try:
+            return self._functions[key]
+        except KeyError:
+            value = self._functions[key] = build()
+            return value
+
+    def without_caches(self) -> CompiledModel:
+        """A shallow copy with an empty cache (what ensembles pickle to their workers)."""
+        light = copy.copy(self)
+        light._functions = {}
+        return light
 
     def function(self, which: str) -> ca.Function:
         """CasADi Function ``ode``, ``alg``, ``observed`` or ``newton_step`` (one Newton step

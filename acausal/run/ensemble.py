@@ -135,7 +135,7 @@ def serialize_system(system: CompiledModel) -> bytes:
 
     Cached CasADi functions and integrators are left out (workers rebuild them on first use).
     """
-    light = _without_caches(system)
+    light = system.without_caches()
     try:
         with ca.global_pickle_context():
             return pickle.dumps(light, protocol=pickle.HIGHEST_PROTOCOL)
@@ -150,14 +150,6 @@ def deserialize_system(blob: bytes) -> CompiledModel:
     """The compiled system from :func:`serialize_system`."""
     with ca.global_unpickle_context():
         return pickle.loads(blob)
-
-
-def _without_caches(system: CompiledModel) -> CompiledModel:
-    import copy
-
-    light = copy.copy(system)
-    light._functions = {}
-    return light
 
 
 # -- the worker side ----------------------------------------------------------------------------

@@ -37,17 +37,15 @@ def output_rows(values: np.ndarray, sorted_grid: np.ndarray) -> np.ndarray:
 
 def split_indicators(cs) -> tuple[list[int], list[int]]:
     """Indicator rows that depend on states/algebraics (root finding) and on time only."""
-    key = "indicator_split"
-    cached = cs._functions.get(key)
-    if cached is None:
+    def build() -> tuple[list[int], list[int]]:
         indicators = [g for ev in cs.events for g in ev.indicators]
         w = ca.vertcat(cs.x, cs.z)
         state_rows, time_rows = [], []
         for i, g in enumerate(indicators):
             (state_rows if w.numel() and ca.depends_on(g, w) else time_rows).append(i)
-        cached = (state_rows, time_rows)
-        cs._functions[key] = cached
-    return cached
+        return state_rows, time_rows
+
+    return cs.cached("indicator_split", build)
 
 
 class RelationGates:
@@ -114,17 +112,16 @@ class TimeEvents:
             # samples costs ~50 us instead of ~300 us through CasADi's ordinary call (which
             # also copies the parameters for every sample), which is most of a short run's
             # time with a time event
-            key = ("time_events", tuple(rows))
-            fns = cs._functions.get(key)
-            if fns is None:
+            def build() -> tuple:
                 indicators = [g for ev in cs.events for g in ev.indicators]
                 g = ca.vertcat(*[indicators[i] for i in rows])
                 f = ca.Function("time_indicators", [cs.t, cs.p], [g])
                 df = ca.Function("time_indicator_rates", [cs.t, cs.p], [ca.jacobian(g, cs.t)])
-                fns = tuple(sundials.Buffered(h) for h in (
+                return tuple(sundials.Buffered(h) for h in (
                     f, df, f.map("time_indicator_block", "serial", TIME_EVENT_BLOCK, [1], []),
                     df.map("time_indicator_rate_block", "serial", TIME_EVENT_BLOCK, [1], [])))
-                cs._functions[key] = fns
+
+            fns = cs.cached(("time_events", tuple(rows)), build)
             self._g, self._dg, self._g_block, self._dg_block = fns
         self.h = max(t1 - t0, 1e-300) / TIME_EVENT_SAMPLES
         self.t1 = t1

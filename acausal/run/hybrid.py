@@ -96,11 +96,8 @@ def newton_polish(cs, t: float, x: np.ndarray, z: np.ndarray, p: np.ndarray,
     """Numeric Newton steps on g(t, x, z) = 0 for one point (dense LU; a step that does not
     reduce the residual is not taken). Unlike :func:`polish_algebraic` it builds no symbolic
     solve, so it suits loops of any size."""
-    f = cs._functions.get("algebraic_residual_and_jacobian")
-    if f is None:
-        f = ca.Function("g_gz", [cs.t, cs.x, cs.z, cs.p],
-                        [cs.alg, ca.densify(ca.jacobian(cs.alg, cs.z))])
-        cs._functions["algebraic_residual_and_jacobian"] = f
+    f = cs.cached("algebraic_residual_and_jacobian", lambda: ca.Function(
+        "g_gz", [cs.t, cs.x, cs.z, cs.p], [cs.alg, ca.densify(ca.jacobian(cs.alg, cs.z))]))
     g, jz = (np.array(m) for m in f(t, x, z, p))
     g = g.ravel()
     norm = np.abs(g).max()
@@ -237,10 +234,7 @@ class HybridSimulation:
         return prob
 
     def gates(self) -> RelationGates:
-        gates = self.cur._functions.get("relation_gates")
-        if gates is None:
-            gates = self.cur._functions["relation_gates"] = RelationGates(self.cur)
-        return gates
+        return self.cur.cached("relation_gates", lambda: RelationGates(self.cur))
 
     def schedule(self) -> TimeEvents:
         key = id(self.cur)
@@ -552,14 +546,14 @@ class HybridSimulation:
         # past the crossing by more than the indicator's rounding noise (estimated from its
         # sensitivities): otherwise re-solving the algebraic variables at the event can flip a
         # relation back (event iteration would then toggle a branch forever)
-        jac = cur._functions.get("event_indicator_jacobian")
-        if jac is None:
+        def indicator_jacobian() -> sundials.Buffered:
             w = ca.vertcat(cur.x, cur.z)
             g_sym = ca.vertcat(*[g for ev in cur.events for g in ev.indicators])
-            jac = sundials.Buffered(ca.Function(
+            return sundials.Buffered(ca.Function(
                 "gjac", [cur.t, cur.x, cur.z, cur.p],
                 [ca.densify(ca.jacobian(g_sym, w)), ca.densify(ca.jacobian(g_sym, cur.t))]))
-            cur._functions["event_indicator_jacobian"] = jac
+
+        jac = cur.cached("event_indicator_jacobian", indicator_jacobian)
         size = np.maximum(np.abs(y_root), prob.nominal)
         dg, dg_dt = jac.evaluate(t_root, y_root[:n_x], y_root[n_x:], self.p)
         dg = dg.reshape(y_root.size, -1).T  # CasADi stores column by column
@@ -639,11 +633,8 @@ class HybridSimulation:
         cur = self.cur
         if not z.size or not self.blocks or self.blocks[-1][0] is not cur:
             return ""
-        jac = cur._functions.get("algebraic_jacobian_dense")
-        if jac is None:
-            jac = ca.Function("gz", [cur.t, cur.x, cur.z, cur.p],
-                              [ca.densify(ca.jacobian(cur.alg, cur.z))])
-            cur._functions["algebraic_jacobian_dense"] = jac
+        jac = cur.cached("algebraic_jacobian_dense", lambda: ca.Function(
+            "gz", [cur.t, cur.x, cur.z, cur.p], [ca.densify(ca.jacobian(cur.alg, cur.z))]))
         d_z = prob.nominal[cur.x.numel():]
         first = len(self.blocks) - 1  # the first stored point of this realisation's stretch
         while first > 0 and self.blocks[first - 1][0] is cur:

@@ -54,10 +54,7 @@ class Solution:
         if self._values is not None:
             return self._values[index]
         cs = self.compiled
-        pos = cs._functions.get("state_position")
-        if pos is None:
-            pos = {v: i for i, v in enumerate(cs.states)}
-            cs._functions["state_position"] = pos
+        pos = cs.cached("state_position", lambda: {v: i for i, v in enumerate(cs.states)})
         if index in pos:
             return self.x[pos[index]]
         if self._values is None:
@@ -260,11 +257,10 @@ class Solution:
         if name.startswith("der(") and name.endswith(")"):
             inner = self.unit(name[4:-1])
             return None if inner is None else per_second(inner)
-        units = self.compiled._functions.get("units")
-        if units is None:
-            units = {v.name: v.unit for v in self.compiled.flat.variables}
-            units.update({prm.name: prm.unit for prm in self.compiled.flat.parameters})
-            self.compiled._functions["units"] = units
+        flat = self.compiled.flat
+        units = self.compiled.cached("units", lambda: {
+            **{v.name: v.unit for v in flat.variables},
+            **{prm.name: prm.unit for prm in flat.parameters}})
         if name in units:
             return units[name]
         element = f"{name}[0]"  # a vector: the unit of its elements
