@@ -152,9 +152,7 @@ def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
 def solver_settings(rtol: float, atol: float, max_step: float | None,
                     extra: dict) -> Settings:
     """Check the tolerances and options a user gave and name the one that is wrong."""
-    for name, value in (("rtol", rtol), ("atol", atol)):
-        if not isinstance(value, (int, float)) or not np.isfinite(value) or value <= 0:
-            raise InputError(f"{name} must be a positive number, got {value!r}.")
+    check_tolerances(rtol=rtol, atol=atol)
     if max_step is not None and not (isinstance(max_step, (int, float))
                                      and np.isfinite(max_step) and max_step > 0):
         raise InputError(f"max_step must be a positive number or None, got {max_step!r}.")
@@ -173,6 +171,15 @@ def solver_settings(rtol: float, atol: float, max_step: float | None,
         settings.max_order = int(extra["max_order"])
     settings.suppress_algebraic = bool(extra.get("suppress_algebraic", False))
     return settings
+
+
+def check_tolerances(**tolerances: Any) -> None:
+    """Check tolerances given by name (``check_tolerances(rtol=rtol, atol=atol)``): each a
+    positive finite number, or an InputError that names the first one that is not (also used
+    by :func:`acausal.identify.identify` for its integrator and fit tolerances)."""
+    for name, value in tolerances.items():
+        if not isinstance(value, (int, float)) or not np.isfinite(value) or value <= 0:
+            raise InputError(f"{name} must be a positive number, got {value!r}.")
 
 
 def _algebraic_only(cs, grid, init, p) -> Solution:

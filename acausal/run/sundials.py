@@ -17,7 +17,6 @@ of a variable is ``atol * nominal``, the usual meaning in Modelica tools.
 from __future__ import annotations
 
 import contextlib
-import io
 import sys
 import warnings
 from dataclasses import dataclass
@@ -26,6 +25,8 @@ import casadi as ca
 import numpy as np
 import sksundae as sun
 from scipy.sparse import csc_matrix
+
+from ..base.capture import captured
 
 #: Systems with at least this many unknowns use the sparse direct solver (SuperLU_MT).
 SPARSE_FROM = 60
@@ -82,54 +83,6 @@ def _last_solver_message(text: str) -> str:
         if clean and "has been issued mxhnil times" not in clean and clean not in messages:
             messages.append(clean)
     return messages[-1][:300] if messages else ""
-
-
-_CAPTURE_FILE = None
-_LIBC = None  # the C library's handle, for fflush (loading it costs ~20 us: once per process)
-
-
-@contextlib.contextmanager
-def _captured_fd1():
-    """Redirect the process's standard output (file descriptor 1, where the C library's
-    logger writes) to a temporary file while a solver runs; yields a list whose one item is
-    the text written, once the block has ended."""
-    import atexit
-    import ctypes
-    import os
-    import sys
-    import tempfile
-
-    global _CAPTURE_FILE, _LIBC
-    try:
-        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else 1
-        saved = os.dup(fd)
-    except (OSError, ValueError, io.UnsupportedOperation):
-        yield [""]
-        return
-    if _CAPTURE_FILE is None or _CAPTURE_FILE[0] != os.getpid():
-        # one per process (a forked worker must not share its parent's file offset), closed
-        # at exit (else Python warns of an unclosed file when it shuts down)
-        _CAPTURE_FILE = (os.getpid(), tempfile.TemporaryFile(mode="w+b"))
-        atexit.register(_CAPTURE_FILE[1].close)
-    tmp = _CAPTURE_FILE[1]
-    tmp.seek(0)
-    tmp.truncate()
-    try:
-        sys.stdout.flush()
-    except (OSError, ValueError):
-        pass
-    os.dup2(tmp.fileno(), fd)
-    text = [""]
-    try:
-        yield text
-    finally:
-        if _LIBC is None:
-            _LIBC = ctypes.CDLL(None)
-        _LIBC.fflush(None)
-        os.dup2(saved, fd)
-        os.close(saved)
-        tmp.seek(0)
-        text[0] = tmp.read().decode("utf-8", "replace")
 
 
 class Buffered:
@@ -565,14 +518,13 @@ class Problem:
 
     @contextlib.contextmanager
     def _quiet(self):
-        """SUNDIALS' own messages (scikit-sundae's prints and the C library's warnings on file
-        descriptor 1) are kept for our error text instead of reaching the user's terminal:
-        ``last_message``."""
+        """SUNDIALS' own messages (scikit-sundae's prints to ``sys.stdout`` and the C library's
+        warnings on file descriptor 1) are kept for our error text instead of reaching the
+        user's terminal: ``last_message``."""
         self.last_message = ""
-        buffer = io.StringIO()
-        with _captured_fd1() as c_text, contextlib.redirect_stdout(buffer):
+        with captured(1, python=True) as output:
             yield
-        text = (buffer.getvalue() + c_text[0]).strip()
+        text = output.text.strip()
         if text:
             self.last_message = _last_solver_message(text)
             if self.settings is not None and self.settings.verbose:

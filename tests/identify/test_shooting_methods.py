@@ -231,8 +231,8 @@ def test_ctrl_c_with_the_progress_display_returns_the_fit_so_far(msd, monkeypatc
     import os
     import signal
 
-    # the module, also once acausal/__init__.py exports the function identify under its name
-    module = importlib.import_module("acausal.analysis.identify")
+    # the module whose iteration callback runs the progress display (by its import path)
+    module = importlib.import_module("acausal.analysis.identify.estimator")
 
     system, data = msd
     original = module._Iterations.eval
