@@ -10,7 +10,8 @@ Unknowns: the states ``x`` and the algebraic variables ``z`` of the compiled DAE
    make the system square, for the states that (1) and (2) leave structurally free, states with
    a start value first.
 
-A start value that is not ``fixed`` is a guess only. Fixed values that cannot all hold are
+:mod:`acausal.run.initial_system` builds this system (the FMU export generates the same one as
+C). A start value that is not ``fixed`` is a guess only. Fixed values that cannot all hold are
 detected structurally (an unmatched fixed equation), checked numerically after the solve, and
 reported by name when they conflict. The square system is solved by a damped Newton method on
 CasADi's exact Jacobian, each linear solve equilibrated (columns scaled by the unknowns' sizes,
@@ -25,7 +26,7 @@ import casadi as ca
 import numpy as np
 
 from ..base.errors import InitializationError, SimulationError
-from ..compiler.structure.matching import Matching
+from .initial_system import build_initial_system
 
 NEWTON_TOL = 1e-10
 NEWTON_MAX_ITER = 60
@@ -37,14 +38,6 @@ class InitialValues:
     z0: np.ndarray
     residual_norm: float
     defaulted: list[str]  # states whose start value was used as initial value
-
-
-def _fixed_conditions(cs) -> list[tuple[int, float, str]]:
-    out = []
-    for v, info in enumerate(cs.system.info):
-        if info is not None and info.fixed and info.start is not None:
-            out.append((v, float(info.start), info.name))
-    return out
 
 
 def _declared_guess(cs, v: int) -> float | None:
@@ -149,103 +142,37 @@ def _spread(system, known: dict[int, float], values: dict, eqs_of: dict) -> None
 
 
 def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
-    """Initial states and algebraic variables of ``cs`` for parameters ``p`` at time ``t0``."""
+    """Initial states and algebraic variables of ``cs`` for parameters ``p`` at time ``t0``:
+    the system of :func:`acausal.run.initial_system.build_initial_system`, with the states'
+    guesses (propagated through the equations) as the start values of the defaulted states."""
     n_x, n_z = cs.x.numel(), cs.z.numel()
-    fixed = _fixed_conditions(cs)
-    state_pos = {v: i for i, v in enumerate(cs.states)}
     propagated = propagate_guesses(cs, p, t0, list(cs.states) + list(cs.algebraics))
     x_guess = _guesses(cs, cs.states, propagated)
     z_guess = _guesses(cs, cs.algebraics, propagated)
+    system = build_initial_system(cs)
+    s = system.start_values(x_guess)
+    names = cs.state_names
+    defaulted = [names[i] for i in system.defaulted]
+    if system.only_states_fixed:
+        # Common case: no coupled solve needed for x (fixed values and guesses).
+        z0 = solve_algebraic(cs, p, t0, s, z_guess) if n_z else np.zeros(0)
+        return InitialValues(s, z0, 0.0, defaulted)
 
-    w = ca.vertcat(cs.x, cs.z)
-    eqs: list = []
-    labels: list[str] = []
-    kinds: list[str] = []
-    if n_z:
-        for i in range(n_z):
-            eqs.append(cs.alg[i])
-            labels.append(cs.algebraic_equations[i])
-            kinds.append("alg")
-    simple_fixed = {}
-    for v, value, name in fixed:
-        if v in state_pos:
-            simple_fixed[state_pos[v]] = value
-        eqs.append(cs.observed[v] - value)
-        labels.append(f"fixed start value {name} = {value:g}")
-        kinds.append("fixed")
-    for expr, text in cs.initial_residuals:
-        eqs.append(expr)
-        labels.append(text)
-        kinds.append("initial")
-
-    only_states_fixed = all(v in state_pos for v, _, _ in fixed) and not cs.initial_residuals
-    if only_states_fixed:
-        # Common case: no coupled solve needed for x; defaults for the free states.
-        x0 = x_guess.copy()
-        defaulted = []
-        names = cs.state_names
-        for i in range(n_x):
-            if i in simple_fixed:
-                x0[i] = simple_fixed[i]
-            else:
-                defaulted.append(names[i])
-        z0 = solve_algebraic(cs, p, t0, x0, z_guess) if n_z else np.zeros(0)
-        return InitialValues(x0, z0, 0.0, defaulted)
-
-    # General case: match equations to unknowns, add defaults where needed.
-    res_all = ca.vertcat(*eqs) if eqs else ca.SX(0, 1)
-    sparsity = ca.jacobian(res_all, w).sparsity() if eqs else None
-    n_w = n_x + n_z
-    incidence = [[] for _ in eqs]
-    if sparsity is not None:
-        rows, cols = sparsity.get_triplet()
-        for r, c in zip(rows, cols):
-            incidence[r].append(c)
-    m = Matching(len(eqs), n_w)
-    order = [k for k in range(len(eqs)) if kinds[k] == "alg"] + \
-            [k for k in range(len(eqs)) if kinds[k] != "alg"]
-    dropped = []
-    for k in order:
-        if not m.augment(k, incidence):
-            dropped.append(k)
-    defaulted = []
-    default_eqs = []
-    state_names = cs.state_names
-    with_start = [i for i in range(n_x) if cs.system.info[cs.states[i]] is not None
-                  and cs.system.info[cs.states[i]].start is not None]
-    for i in with_start + [i for i in range(n_x) if i not in with_start]:
-        if m.var_to_eq[i] != -1:
-            continue
-        incidence.append([i])
-        m.grow(len(incidence), n_w)
-        if m.augment(len(incidence) - 1, incidence):
-            default_eqs.append(i)
-            defaulted.append(state_names[i])
-        else:  # cannot happen for a free variable; keep the structure consistent
-            incidence.pop()
-            m.eq_to_var.pop()
-    free = [k for k in range(n_w) if m.var_to_eq[k] == -1]
-    if free:
-        names = (cs.state_names + cs.algebraic_names)
-        raise InitializationError(
-            "The initial values are under-determined for: " + ", ".join(names[k] for k in free)
-            + ". Give these variables start values with fixed=True, or initial equations.")
-    used = [k for k in range(len(eqs)) if k not in dropped]
-    square = [eqs[k] for k in used] + [cs.x[i] - x_guess[i] for i in default_eqs]
-    square_labels = [labels[k] for k in used] + [f"default start value of state "
-                                                 f"{state_names[i]}" for i in default_eqs]
-    f = ca.Function("init_res", [w, cs.t, cs.p], [ca.vertcat(*square)])
+    # General case: Newton on the square system, then the over-specified conditions.
+    f = ca.Function("init_res", [system.w, cs.t, cs.p, system.s], [system.residual])
     w0 = np.concatenate([x_guess, z_guess])
-    sol, norm = newton(f, w0, t0, p, square_labels)
-    if dropped:
-        check = ca.Function("init_check", [w, cs.t, cs.p], [ca.vertcat(*[eqs[k] for k in dropped])])
-        r = np.array(check(sol, t0, p).full()).ravel()
-        bad = [dropped[j] for j in range(len(dropped)) if abs(r[j]) > 1e-6 * (1 + abs(r[j]))]
+    sol, norm = newton(f, w0, t0, p, system.labels, extra=(s,))
+    if system.check_labels:
+        check = ca.Function("init_check", [system.w, cs.t, cs.p, system.s], [system.check])
+        r = np.array(check(sol, t0, p, s).full()).ravel()
+        bad = [j for j in range(len(r)) if abs(r[j]) > 1e-6 * (1 + abs(r[j]))]
         if bad:
-            others = [labels[k] for k in range(len(eqs)) if kinds[k] == "fixed" and k not in bad]
+            conflicting = {system.check_fixed[j] for j in bad}
+            others = [label for k, label in enumerate(system.fixed_labels)
+                      if k not in conflicting]
             raise InitializationError(
                 "Over-specified initial conditions: these cannot hold together with the rest:\n  "
-                + "\n  ".join(f"{labels[k]} (residual {r[dropped.index(k)]:.3g})" for k in bad)
+                + "\n  ".join(f"{system.check_labels[j]} (residual {r[j]:.3g})" for j in bad)
                 + ("\nthe other fixed values are:\n  " + "\n  ".join(others) if others else "")
                 + "\nRemove fixed=True from one of the conflicting variables.")
     return InitialValues(sol[:n_x], sol[n_x:], norm, defaulted)
@@ -254,15 +181,16 @@ def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
 def solve_algebraic(cs, p, t0, x0, z_guess) -> np.ndarray:
     """The algebraic variables z for given states (Newton from ``z_guess``); the CasADi
     functions are built once per compiled system (this runs after every event)."""
-    fs = cs._functions.get("algebraic_newton")
-    if fs is None:
+
+    def build():
         res = ca.Function("alg_res", [cs.z, cs.t, cs.p, cs.x], [cs.alg])
         jac = ca.Function("alg_jac", [cs.z, cs.t, cs.p, cs.x], [ca.jacobian(cs.alg, cs.z)])
-        fs = cs._functions["algebraic_newton"] = (res, jac)
+        return res, jac
+
+    fs = cs.cached("algebraic_newton", build)
     z0, _ = newton(fs[0], z_guess, t0, p, list(cs.algebraic_equations), extra=(x0,),
                     jac=fs[1])
     return z0
-
 
 
 def newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: list[str],
