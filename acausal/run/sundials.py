@@ -117,10 +117,7 @@ class Buffered:
 def fast(cs, which: str) -> Buffered:
     """``cs.function(which)`` (inputs t, x, z, p) as a cached :class:`Buffered`, for the
     evaluations the run loop makes at every event."""
-    cache = cs._functions.setdefault("buffered", {})
-    if which not in cache:
-        cache[which] = Buffered(cs.function(which))
-    return cache[which]
+    return cs.cached(("buffered", which), lambda: Buffered(cs.function(which)))
 
 
 @dataclass
@@ -139,11 +136,7 @@ class Settings:
 def problem_for(cs, rows: list[int]) -> Problem:
     """The (cached) SUNDIALS problem of a compiled realisation: its CasADi functions and
     Jacobian are built once, whatever the parameters, nominal values and tolerances."""
-    cache = cs._functions.setdefault("sundials_problems", {})
-    key = tuple(rows)
-    if key not in cache:
-        cache[key] = Problem(cs, rows)
-    return cache[key]
+    return cs.cached(("sundials_problem", tuple(rows)), lambda: Problem(cs, rows))
 
 
 def nominal_values(cs, x0: np.ndarray, z0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
