@@ -76,7 +76,7 @@ def _body(offset, m: float, inertia: float) -> tuple[FixedTranslation, Body]:
 class AndrewsSqueezer(Component):
     """The squeezer; joint angles ``j_beta.phi`` ... are the benchmark's seven coordinates."""
 
-    world = World(g=[0.0, 0.0])  # the benchmark has no gravity
+    world = World(g=0.0)  # the benchmark has no gravity
 
     def __init__(self, **kw):
         super().__init__(**kw)
@@ -84,7 +84,7 @@ class AndrewsSqueezer(Component):
         self.origin, self.point_a = Fixed(r=[0.0, 0.0]), Fixed(r=[XA, YA])
         self.point_b, self.point_c = Fixed(r=[XB, YB]), Fixed(r=[XC, YC])
         # crank (beta), driven by mom, and the link to E (theta, relative)
-        self.j_beta = _joint(s["beta"], fixed=True, use_flange=True)
+        self.j_beta = _joint(s["beta"], fixed=True, use_axis_flange=True)
         self.drive = ConstantTorque(tau_constant=MOM)
         self.crank = FixedTranslation(r=[RR, 0.0])
         self.cm1, self.body1 = _body((RA, 0.0), M["m1"], INERTIA["i1"])

@@ -9,7 +9,8 @@ of mass L1 = 1.0 m from O); a crank O1B pivots at O1 = (0, L4 = 1.0 m) (J2 = 1/6
 at L3 = 0.5 m from O1 and slides along the rocker with Coulomb friction mu = 0.2 (kinetic). The
 crank is driven at omega = 3 rad/s from theta2 = 0 (both arms pointing up, +y); a viscous moment
 -c*theta1_dot acts on the rocker (c = 0 or 8 N m s/rad). Angles are measured from +y towards +x
-(clockwise), as in the paper. No gravity unless ``--gravity``.
+(clockwise), as in the paper. No gravity unless ``--gravity`` (standard gravity 9.80665 m/s2;
+the paper's example has none).
 
 Components: rocker = ``Revolute`` (with flange, carrying a rotational ``Damper``) +
 ``BodyShape`` (rod O -> A of 2 m, I about the centre of mass = J1 - m1 L1^2 = 4/3 kg m2); crank =
@@ -58,6 +59,7 @@ J2, M2, L2 = 1.0 / 6.0, 2.0, 0.25
 M3, L3, L4 = 0.5, 0.5, 1.0
 MU = 0.2
 OMEGA = 3.0
+G_N = 9.80665  # standard gravity for --gravity (the paper's example has none)
 COLUMNS = ("t", "theta1", "theta1_dot", "theta2", "driving_torque", "normal_force",
            "friction_force", "slip_velocity")
 
@@ -82,16 +84,16 @@ class CrankRocker(Component):
 
     def __init__(self, omega: float = OMEGA, v_reg: float | None = None, **overrides):
         super().__init__(**overrides)
-        self.world = World(g=[0.0, 0.0])
+        self.world = World(g=0.0)  # the paper's example has no gravity (see --gravity)
         self.ground_O = Fixed(r=[0.0, 0.0])
         self.ground_O1 = Fixed(r=[0.0, L4])
-        self.rocker_pivot = Revolute(use_flange=True, phi=Variable(start=0.0))
-        self.rocker = BodyShape(r=[0.0, 2.0 * L1], r_cm=[0.0, L1], m=M1, I=J1 - M1 * L1**2)
+        self.rocker_pivot = Revolute(use_axis_flange=True, phi=Variable(start=0.0))
+        self.rocker = BodyShape(r=[0.0, 2.0 * L1], r_CM=[0.0, L1], m=M1, I=J1 - M1 * L1**2)
         self.damper = rotational.Damper(d=0.0)
         self.damper_support = rotational.Fixed()
-        self.crank_pivot = Revolute(use_flange=True)
+        self.crank_pivot = Revolute(use_axis_flange=True)
         self.drive = Position(phi_ref=-omega * time)
-        self.crank = BodyShape(r=[0.0, L3], r_cm=[0.0, L2], m=M2, I=J2 - M2 * L2**2)
+        self.crank = BodyShape(r=[0.0, L3], r_CM=[0.0, L2], m=M2, I=J2 - M2 * L2**2)
         self.pin = Revolute()
         self.slider = Body(m=M3, I=0.0)
         law = {"law": "coulomb", "mu_dynamic": MU, "mu_static": MU, "inputs": "0100",
@@ -147,7 +149,7 @@ def simulate(damping: float = 0.0, t_end: float = 4 * np.pi / OMEGA, gravity: bo
     """Compile (unless ``system`` is given) and simulate on a grid of step ``dt`` from 0 to
     ``t_end`` rounded to a multiple of ``dt`` (or on ``t_eval``); returns ``(system, sol)``."""
     cs = system if system is not None else compile(CrankRocker(v_reg=v_reg))
-    params = {"damper.d": damping, "world.g[1]": -9.81 if gravity else 0.0}
+    params = {"damper.d": damping, "world.g": G_N if gravity else 0.0}
     if t_eval is None:
         n = max(int(round(t_end / dt)), 1)
         t_eval = np.arange(n + 1) * dt
@@ -173,7 +175,8 @@ def main(argv=None) -> int:
                     help="rocker damping c [N m s/rad] (paper: 0 or 8)")
     ap.add_argument("--t-end", type=float, default=4 * np.pi / OMEGA, metavar="T",
                     help="end time [s] (default: two crank revolutions, 4 pi/omega)")
-    ap.add_argument("--gravity", action="store_true", help="add g = 9.81 m/s2 along -y")
+    ap.add_argument("--gravity", action="store_true",
+                    help="add standard gravity g = 9.80665 m/s2 along -y")
     ap.add_argument("--v-reg", type=float, default=None, metavar="V",
                     help="use a tanh-regularised Coulomb law with this velocity [m/s] "
                     "instead of the exact event-switched one")

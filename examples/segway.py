@@ -98,7 +98,7 @@ class Segway(Component):
     wheel = OneDOFSlippingWheelJoint(**CONTACT, x=_fixed(0.0), v=_fixed(0.0),
                                      phi_roll=_fixed(0.0), w_roll=_fixed(0.0))
     spoke = FixedTranslation(r=[0.7 * R, 0.0])  # massless mark on the wheel (for the animation)
-    revolute = Revolute(use_flange=True, phi=_fixed(PITCH0), w=_fixed(0.0))
+    revolute = Revolute(use_axis_flange=True, phi=_fixed(PITCH0), w=_fixed(0.0))
     rod = FixedTranslation(r=[0.0, L])
     body = Body(m=M_B, I=I_B, g=[0.0, -G])
     motor = rotational.Torque()

@@ -110,7 +110,8 @@ def test_info():
     result = run("info", PISTON)
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "flattened: 130 equations, 130 variables, 18 parameters" in out
+    # 19 parameters: the default world's g, n[0], n[1] and the parts' parameters
+    assert "flattened: 130 equations, 130 variables, 19 parameters" in out
     assert "states (2): revoluteDrive.phi, revoluteDrive.w" in out
     assert "index reduction: 15 equation(s) differentiated" in out
     assert "[differentiated 2 times]" in out

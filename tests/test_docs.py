@@ -33,7 +33,7 @@ def test_component_reference_covers_components_and_parameters():
         assert heading in text
     # a parameter row: name, default, unit, kind, description
     assert "| `m` | `1.0` | kg | >= 0 | mass |" in text
-    assert "| `use_flange` | `False` |  | structural |" in text
+    assert "| `use_axis_flange` | `False` |  | structural |" in text
 
 
 def _python_blocks(path: Path) -> list[tuple[int, str]]:

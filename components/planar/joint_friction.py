@@ -3,8 +3,8 @@
 
 :class:`RevoluteWithFriction` and :class:`PrismaticWithFriction` are the planar
 :class:`~acausal.components.planar.joints.Revolute` / ``Prismatic`` (same connectors, same
-variables ``phi, w, z, tau`` / ``s, v, a, f``, same ``use_flange`` option; they are subclasses)
-with a friction force inside the joint. The attributes carry MotionSolve's XML names
+variables ``phi, w, z, tau`` / ``s, v, a, f``, same ``use_axis_flange`` option; they are
+subclasses) with a friction force inside the joint. The attributes carry MotionSolve's XML names
 (``mu_static``, ``mu_dynamic``, ``stiction_trans_vel``, ``max_stiction_deform``,
 ``bristle_stiffness``, ``damping_effects``, ``viscous_effects``, ``effect``, ``inactive``,
 ``inputs``, ``torque_preload``/``force_preload``, ``pin_radius``, ``reaction_arm``,
@@ -107,7 +107,7 @@ class RevoluteWithFriction(JointFrictionAttributes, Revolute):
         friction_force = F(slip_velocity, normal_force)        (law; LuGre: + D(bristle) = ...)
         friction_torque = pin_radius*friction_force
         tau = tau_drive - friction_torque
-        use_flange:  flange_a.phi = phi;  flange_a.tau = tau_drive   else tau_drive = 0
+        use_axis_flange:  flange_a.phi = phi;  flange_a.tau = tau_drive   else tau_drive = 0
 
     ``inputs`` with neither preload nor reaction force: no friction (``friction_force = 0``,
     ``normal_force = 0``). Inactive in 2-D (accepted, documented): ``friction_arm`` (axial
@@ -152,7 +152,7 @@ class RevoluteWithFriction(JointFrictionAttributes, Revolute):
                Eq(self.slip_velocity, self.pin_radius * self.w),
                Eq(self.friction_torque, self.pin_radius * self.friction_force),
                Eq(self.tau, self.tau_drive - self.friction_torque)]
-        if self.use_flange:
+        if self.use_axis_flange:
             eqs += [Eq(self.flange_a.phi, self.phi), Eq(self.flange_a.tau, self.tau_drive)]
         else:
             eqs += [Eq(self.tau_drive, 0)]
@@ -183,7 +183,7 @@ class PrismaticWithFriction(JointFrictionAttributes, Prismatic):
                        + b_P*force_preload/mu_static
         slip_velocity = v;  friction_force = F(v, normal_force)   (law; LuGre: + D(bristle) = ...)
         f = f_drive - friction_force
-        use_flange:  flange_a.s = s;  flange_a.f = f_drive   else f_drive = 0
+        use_axis_flange:  flange_a.s = s;  flange_a.f = f_drive   else f_drive = 0
 
     ``f_normal`` is the normal force that the slider side (frame_b) exerts on the joint along
     ``n0`` (``n0`` = axis turned by +90 deg); ``m_bending`` the planar moment at the slider's
@@ -251,7 +251,7 @@ class PrismaticWithFriction(JointFrictionAttributes, Prismatic):
                 Eq(self.slip_velocity, self.v),
                 Eq(self.f, self.f_drive - self.friction_force)]
         eqs += self._overlap_equations(self.s)
-        if self.use_flange:
+        if self.use_axis_flange:
             eqs += [Eq(self.flange_a.s, self.s), Eq(self.flange_a.f, self.f_drive)]
         else:
             eqs += [Eq(self.f_drive, 0)]

@@ -4,10 +4,13 @@ dzimmer/PlanarMechanics, and Multibody.jl ``src/PlanarMechanics/joints.jl``).
 The joint coordinate and its speed have ``state_priority=10`` (as Multibody.jl), so that index
 reduction picks them as states instead of the Cartesian coordinates of the bodies.
 
-``use_flange`` (structural, Modelica ``useFlange``, Multibody.jl ``axisflange``) adds a 1-D
-flange ``flange_a`` (rotational for :class:`Revolute`, translational for :class:`Prismatic`) that
-drives the joint coordinate; the flange's support is fixed to the ground (there is no support
-connector). Without a flange the joint is force-free.
+``use_axis_flange`` (structural; the name of Modelica MultiBody's ``useAxisFlange``, as the 3-D
+joints of :mod:`acausal.components.multibody.joints`; PlanarMechanics ``useFlange``, Multibody.jl
+``axisflange``) adds a 1-D flange ``flange_a`` (rotational for :class:`Revolute`, translational
+for :class:`Prismatic`) that drives the joint coordinate; the flange's support is fixed to the
+ground (there is no support connector). Without a flange the joint is force-free. The connector
+keeps PlanarMechanics' name ``flange_a`` (the 3-D joints call theirs ``axis`` and add a
+``support``). The former keyword ``use_flange`` is refused with an error naming the new one.
 
 Notation: ``a`` = frame_a, ``b`` = frame_b, ``D()`` = time derivative, ``R(phi)`` = rotation
 matrix local -> world, ``r x f = r_x f_y - r_y f_x``.
@@ -21,9 +24,10 @@ from acausal import Component, Eq, Parameter, Variable, der
 
 from .. import rotational, translational
 from .interfaces import Frame, cross, force, position, rotation
+from .naming import RenamedKeywords
 
 
-class Revolute(Component):
+class Revolute(RenamedKeywords, Component):
     """Revolute joint: frame_b rotates by ``phi`` relative to frame_a about their common origin.
 
     Equations::
@@ -32,8 +36,8 @@ class Revolute(Component):
         a.x = b.x;  a.y = b.y;  a.phi + phi = b.phi
         a.fx + b.fx = 0;  a.fy + b.fy = 0;  a.tau + b.tau = 0
         a.tau = tau
-        use_flange=False:  tau = 0
-        use_flange=True:   flange_a.phi = phi;  flange_a.tau = tau   (support fixed)
+        use_axis_flange=False:  tau = 0
+        use_axis_flange=True:   flange_a.phi = phi;  flange_a.tau = tau   (support fixed)
 
     ``tau`` is the generalised force on ``phi``: a driving torque source on the flange gives
     ``tau`` equal to the source torque (Modelica names this variable ``t``).
@@ -42,7 +46,8 @@ class Revolute(Component):
     Multibody.jl ``Revolute(; axisflange, state_priority=10)`` in ``src/PlanarMechanics/joints.jl``.
     """
 
-    use_flange = Parameter(False, description="add the 1-D rotational flange flange_a")
+    renamed = {"use_flange": "use_axis_flange"}
+    use_axis_flange = Parameter(False, description="add the 1-D rotational flange flange_a")
     frame_a = Frame()
     frame_b = Frame()
     phi = Variable(start=0.0, unit="rad", description="relative rotation angle b.phi - a.phi",
@@ -54,7 +59,7 @@ class Revolute(Component):
 
     def __init__(self, **overrides):
         super().__init__(**overrides)
-        if overrides.get("use_flange", False):
+        if overrides.get("use_axis_flange", False):
             self.flange_a = rotational.Flange()
 
     def equations(self):
@@ -63,14 +68,14 @@ class Revolute(Component):
                Eq(a.x, b.x), Eq(a.y, b.y), Eq(a.phi + self.phi, b.phi),
                Eq(a.fx + b.fx, 0), Eq(a.fy + b.fy, 0), Eq(a.tau + b.tau, 0),
                Eq(a.tau, self.tau)]
-        if self.use_flange:
+        if self.use_axis_flange:
             eqs += [Eq(self.flange_a.phi, self.phi), Eq(self.flange_a.tau, self.tau)]
         else:
             eqs += [Eq(self.tau, 0)]
         return eqs
 
 
-class Prismatic(Component):
+class Prismatic(RenamedKeywords, Component):
     """Prismatic joint: frame_b is displaced by ``s`` along the direction ``r`` (given in frame_a
     at phi = 0) from frame_a.
 
@@ -82,14 +87,15 @@ class Prismatic(Component):
         a.fx + b.fx = 0;  a.fy + b.fy = 0
         a.tau + b.tau + r0 x (b.fx, b.fy) = 0
         (a.fx, a.fy) . e0 = f
-        use_flange=False:  f = 0
-        use_flange=True:   flange_a.s = s;  flange_a.f = f   (support fixed)
+        use_axis_flange=False:  f = 0
+        use_axis_flange=True:   flange_a.s = s;  flange_a.f = f   (support fixed)
 
     Source: ``PlanarMechanics/Joints/Prismatic.mo`` (``useFlange``, ``stateSelect``);
     Multibody.jl ``Prismatic(; r, s, v, axisflange)`` in ``src/PlanarMechanics/joints.jl``.
     """
 
-    use_flange = Parameter(False, description="add the 1-D translational flange flange_a")
+    renamed = {"use_flange": "use_axis_flange"}
+    use_axis_flange = Parameter(False, description="add the 1-D translational flange flange_a")
     r = Parameter([1.0, 0.0], unit="m",
                   description="direction of the translation in frame_a (normalised internally)")
     frame_a = Frame()
@@ -102,7 +108,7 @@ class Prismatic(Component):
 
     def __init__(self, **overrides):
         super().__init__(**overrides)
-        if overrides.get("use_flange", False):
+        if overrides.get("use_axis_flange", False):
             self.flange_a = translational.Flange()
 
     def equations(self):
@@ -115,7 +121,7 @@ class Prismatic(Component):
         eqs += [Eq(fa.phi, fb.phi), Eq(fa.fx + fb.fx, 0), Eq(fa.fy + fb.fy, 0),
                 Eq(fa.tau + fb.tau + cross(r0, force(fb)), 0),
                 Eq(force(fa).dot(e0), self.f)]
-        if self.use_flange:
+        if self.use_axis_flange:
             eqs += [Eq(self.flange_a.s, self.s), Eq(self.flange_a.f, self.f)]
         else:
             eqs += [Eq(self.f, 0)]

@@ -4,10 +4,15 @@ Modelica PlanarMechanics library, dzimmer/PlanarMechanics, and Multibody.jl
 
 Gravity comes from the model's :class:`World` (Modelica ``PlanarWorld``, an ``inner``): every
 :class:`Body` and :class:`BodyShape` finds the nearest enclosing ``World`` (``Outer(World)``); a
-model without one gets a default ``World`` with ``g = (0, -9.81)`` m/s2 named ``world``. A body can
-override it with its own ``g=(gx, gy)`` (as Multibody.jl's per-body ``gy``), e.g. ``g=(0, 0)`` for
-Modelica's ``enableGravity=false``; such an override is a constant of the model, while
-``world.g`` is a parameter that can be changed without recompiling.
+model without one gets a default ``World`` named ``world``. As Modelica MultiBody's ``World`` (and
+:class:`acausal.components.multibody.World`), it has a scalar ``g`` (default standard gravity
+9.80665 m/s2, ``Modelica.Constants.g_n``) and a direction ``n`` (default ``(0, -1)``,
+normalised), the gravity acceleration is ``g*n/|n|``. PlanarMechanics' ``PlanarWorld`` has
+``constantGravity = {0, -9.81}``: give ``World(g=9.81)`` to reproduce its results. A body can
+override the world's gravity with its own acceleration vector ``g=(gx, gy)`` (as Multibody.jl's
+per-body ``gy``), e.g. ``g=(0, 0)`` for Modelica's ``enableGravity=false``; such an override is a
+constant of the model, while ``world.g`` and ``world.n`` are parameters that can be changed
+without recompiling.
 
 Notation in the docstrings: ``a`` = frame_a, ``b`` = frame_b, ``D()`` = time derivative,
 ``R(phi)`` = rotation matrix local -> world, ``r x f = r_x f_y - r_y f_x``.
@@ -15,12 +20,14 @@ Notation in the docstrings: ``a`` = frame_a, ``b`` = frame_b, ``D()`` = time der
 
 from __future__ import annotations
 
+import numpy as np
 import sympy as sp
 
 from acausal import Component, Eq, Outer, Parameter, Variable, der
 from acausal.errors import ParameterError
 
 from .interfaces import Frame, cross, force, position, rotation
+from .naming import RenamedKeywords
 
 
 def _vec_eqs(lhs, rhs):
@@ -29,25 +36,65 @@ def _vec_eqs(lhs, rhs):
 
 
 class World(Component):
-    """The planar world: uniform gravity ``g`` for every body of the model.
+    """The planar world: uniform gravity ``g*n/|n|`` for every body of the model.
 
-    No equations of its own; bodies read ``world.g``.
+    No equations of its own; bodies read :meth:`gravity_acceleration`.
 
-    Source: ``PlanarMechanics/PlanarWorld.mo`` (``constantGravity = {0, -9.81}``; the animation
-    defaults of the Modelica world are not modelled).
+    Parameters as Modelica MultiBody's ``World`` (``g``, ``n``; the default ``g`` is standard
+    gravity ``Modelica.Constants.g_n = 9.80665``). PlanarMechanics' ``PlanarWorld`` has the vector
+    ``constantGravity = {0, -9.81}`` instead: ``World(g=9.81)`` reproduces it. A vector ``g``
+    (the former spelling, ``World(g=[0, -9.81])``) is refused with an error saying to give
+    ``g=9.81, n=[0, -1]``.
+
+    Source: ``Modelica.Mechanics.MultiBody.World`` (uniform gravity; ``gravityType``, ``mue`` and
+    the animation options are not modelled); ``PlanarMechanics/PlanarWorld.mo``.
     """
 
-    g = Parameter([0.0, -9.81], unit="m/s2",
-                  description="gravity acceleration (PlanarWorld.constantGravity)")
+    g = Parameter(9.80665, unit="m/s2",
+                  description="constant gravity acceleration (Modelica.Constants.g_n)")
+    n = Parameter([0.0, -1.0], unit="1",
+                  description="direction of gravity (normalised internally)")
+
+    def __init__(self, **overrides):
+        g = overrides.get("g")
+        if isinstance(g, (list, tuple, np.ndarray, sp.MatrixBase)):
+            raise ParameterError(_vector_gravity_message(g))
+        super().__init__(**overrides)
+
+    def gravity_acceleration(self) -> sp.Matrix:
+        """The gravity acceleration ``g*n/|n|`` (world frame)."""
+        n = self.n
+        return self.g / sp.sqrt(n[0] ** 2 + n[1] ** 2) * sp.Matrix([n[0], n[1]])
+
+
+def _vector_gravity_message(g) -> str:
+    """The error for the former vector spelling ``World(g=[gx, gy])``: the scalar ``g`` and the
+    direction ``n`` that give the same gravity."""
+    try:
+        vec = np.array(g, dtype=float).ravel()
+    except (TypeError, ValueError):
+        vec = np.zeros(0)
+    magnitude = float(np.hypot(*vec)) if vec.size == 2 else 0.0
+    if magnitude > 0.0:
+        n = ", ".join(f"{c / magnitude + 0.0:g}" for c in vec)
+        instead = f"g={magnitude:g}, n=[{n}]"
+    else:
+        instead = "g=9.81, n=[0, -1]"
+    given = "[" + ", ".join(f"{c:g}" for c in vec) + "]" if vec.size else repr(g)
+    return ("World: g is the scalar gravity acceleration and n its direction (as in Modelica "
+            f"MultiBody), not a vector: give {instead} instead of g={given}. "
+            "(PlanarMechanics' default gravity was 9.81, ours is standard gravity 9.80665; set "
+            "g=9.81 to reproduce PlanarMechanics results.)")
 
 
 def _gravity(body) -> sp.Matrix:
     if body.g is None:
-        return body.world.g
+        return body.world.gravity_acceleration()
     g = [float(c) for c in body.g]
     if len(g) != 2:
         raise ParameterError(f"{type(body).__name__} '{body.path}': g must have 2 components "
-                             "(gx, gy) in m/s2.")
+                             "(gx, gy) in m/s2 (a body's own gravity acceleration vector; the "
+                             "World's g is a scalar with the direction n).")
     return sp.Matrix(g)
 
 
@@ -83,10 +130,10 @@ class Body(Component):
         (a.fx, a.fy) + m*g = m*a
         a.tau = I*z
 
-    ``g`` is ``world.g`` of the enclosing :class:`World` unless the body is given its own
-    ``g=(gx, gy)`` (``g=(0, 0)`` for Modelica's ``enableGravity=false``). ``r, v, phi, w``
-    have start 0 and ``state_priority=2`` (as Multibody.jl), so joint coordinates (priority 10)
-    win.
+    ``g`` is the gravity acceleration of the enclosing :class:`World` (``g*n/|n|``) unless the
+    body is given its own ``g=(gx, gy)`` (``g=(0, 0)`` for Modelica's ``enableGravity=false``).
+    ``r, v, phi, w`` have start 0 and ``state_priority=2`` (as Multibody.jl), so joint
+    coordinates (priority 10) win.
 
     Source: ``PlanarMechanics/Parts/Body.mo``; Multibody.jl ``Body(; m, I, r, v, phi, w, gy)``
     in ``src/PlanarMechanics/components.jl`` (there the angular acceleration is named ``α``).
@@ -95,7 +142,7 @@ class Body(Component):
     m = Parameter(1.0, min=0.0, unit="kg", description="mass of the body")
     I = Parameter(0.1, min=0.0, unit="kg.m2", description="inertia about the frame origin (z-axis)")  # noqa: E741
     g = Parameter(None, unit="m/s2", structural=True,
-                  description="own gravity (gx, gy) instead of the world's; None: world.g")
+                  description="own gravity (gx, gy) instead of the world's; None: world.g*n")
     world = Outer(World)
     frame_a = Frame()
     r = Variable(shape=2, start=0.0, unit="m", description="position of the body (world frame)",
@@ -163,17 +210,18 @@ class FixedRotation(Component):
                 Eq(a.fx + b.fx, 0), Eq(a.fy + b.fy, 0), Eq(a.tau + b.tau, 0)]
 
 
-class BodyShape(Component):
+class BodyShape(RenamedKeywords, Component):
     """Rigid rod ``r`` from frame_a to frame_b carrying a body (``m``, ``I`` about the centre of
-    mass) whose centre of mass is at ``r_cm`` from frame_a.
+    mass) whose centre of mass is at ``r_CM`` from frame_a (MultiBody's name; Multibody.jl's
+    planar ``r_cm``, which is refused with an error naming ``r_CM``).
 
     Multibody.jl builds it as ``FixedTranslation(r)`` (a -> b) plus ``FixedTranslation(r_cm)``
     (a -> cm) plus ``Body(m, I)`` at the cm. Here the same relations are written directly
     (eliminating the internal frames)::
 
-        r0 = R(a.phi) * r;  rcm0 = R(a.phi) * r_cm
+        r0 = R(a.phi) * r;  rcm0 = R(a.phi) * r_CM
         (a.x, a.y) + r0 = (b.x, b.y);  a.phi = b.phi
-        r_cm_0 = (a.x, a.y) + rcm0;  v = D(r_cm_0);  acc = D(v)
+        r_0 = (a.x, a.y) + rcm0;  v = D(r_0);  acc = D(v)
         phi = a.phi;  w = D(phi);  z = D(w)
         f_a + f_b + m*g = m*acc                                 (f_a = (a.fx, a.fy), ...)
         a.tau + b.tau + (-rcm0) x f_a + (r0 - rcm0) x f_b = I*z   (moments about the cm)
@@ -183,12 +231,13 @@ class BodyShape(Component):
     """
 
     r = Parameter([1.0, 0.0], unit="m", description="vector from frame_a to frame_b in frame_a")
-    r_cm = Parameter([0.5, 0.0], unit="m",
+    renamed = {"r_cm": "r_CM"}
+    r_CM = Parameter([0.5, 0.0], unit="m",
                      description="vector from frame_a to the centre of mass in frame_a")
     m = Parameter(1.0, min=0.0, unit="kg", description="mass of the body")
     I = Parameter(0.1, min=0.0, unit="kg.m2", description="inertia about the centre of mass")  # noqa: E741
     g = Parameter(None, unit="m/s2", structural=True,
-                  description="own gravity (gx, gy) instead of the world's; None: world.g")
+                  description="own gravity (gx, gy) instead of the world's; None: world.g*n")
     world = Outer(World)
     frame_a = Frame()
     frame_b = Frame()
@@ -206,7 +255,7 @@ class BodyShape(Component):
         a, b = self.frame_a, self.frame_b
         rot = rotation(a.phi)
         r0 = rot * self.r
-        rcm0 = rot * self.r_cm
+        rcm0 = rot * self.r_CM
         fa, fb = force(a), force(b)
         eqs = _vec_eqs(position(a) + r0, position(b))
         eqs += [Eq(a.phi, b.phi)]

@@ -9,8 +9,8 @@ The general sources live in :mod:`.forces` and are re-exported here:
 
 This module adds :class:`WorldTorque`, a pure torque on one frame. PlanarMechanics has no planar
 position/speed sources: its examples prescribe motion through a joint's 1-D flange
-(``use_flange=True``) with the rotational/translational sources, or with an equation on the joint
-coordinate in the enclosing model (as the Multibody.jl tests do), so none are defined here.
+(``use_axis_flange=True``) with the rotational/translational sources, or with an equation on the
+joint coordinate in the enclosing model (as the Multibody.jl tests do), so none are defined here.
 """
 
 from __future__ import annotations

@@ -371,8 +371,10 @@ def test_start_values_without_recompiling(oscillator):
 
 def test_vector_parameters_and_starts_without_recompiling():
     from acausal.components.planar.parts import Fixed as PlanarFixed
+    from acausal.components.planar.parts import World as PlanarWorld
 
     class Falling(Component):
+        world = PlanarWorld(g=9.81)  # the fall height below uses g = 9.81
         ground = PlanarFixed(r=[0.0, 0.0])
         body = Body(m=1.0, I=0.1, r=Variable(start=[0.0, 1.0], fixed=True),
                     v=Variable(start=[0.0, 0.0], fixed=True),

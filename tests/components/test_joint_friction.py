@@ -87,7 +87,7 @@ RATE = 2.0  # N/s
 class Block(Component):
     """10 kg block on a horizontal prismatic joint, weight = normal load, pushed by RATE*t."""
 
-    world = World()
+    world = World(g=G)  # the hand calculations below use G = 9.81
     fixed = Fixed()
     # max_stiction_deform=0: the bristle stiffness is k0 itself (the default 1e-5 m would
     # raise it to mu_static*N/1e-5 = 2.9e6 N/m; that bound is tested in test_joint_friction_3d)
@@ -139,7 +139,7 @@ def test_block_starts_to_slide_when_the_load_exceeds_mu_static_N():
 # ------------------------------------------------------------------------------------------
 
 class Flywheel(Component):
-    world = World()
+    world = World(g=G)
     fixed = Fixed()
     joint = RevoluteWithFriction(pin_radius=0.05, mu_static=0.3, mu_dynamic=0.2,
                                  viscous_effects=0.0, stiction_trans_vel=1e-3,
@@ -170,7 +170,7 @@ def test_flywheel_brakes_with_mu_dynamic_N_r():
 # ------------------------------------------------------------------------------------------
 
 class PreloadedFlywheel(Flywheel):
-    world = World(g=[0.0, 0.0])
+    world = World(g=0.0)
     joint = RevoluteWithFriction(pin_radius=0.05, mu_static=0.3, mu_dynamic=0.2,
                                  viscous_effects=0.0, stiction_trans_vel=1e-3,
                                  torque_preload=2.0,
@@ -181,11 +181,11 @@ class PreloadedFlywheel(Flywheel):
 class DrivenSlider(Component):
     """A block on a prismatic joint moved at constant speed through the joint's flange."""
 
-    def __init__(self, speed=0.5, g=(0.0, 0.0), torque=0.0, **joint):
+    def __init__(self, speed=0.5, g=0.0, torque=0.0, **joint):
         super().__init__()
-        self.world = World(g=list(g))
+        self.world = World(g=g)
         self.fixed = Fixed()
-        self.joint = PrismaticWithFriction(r=[1.0, 0.0], use_flange=True, **joint)
+        self.joint = PrismaticWithFriction(r=[1.0, 0.0], use_axis_flange=True, **joint)
         self.block = Body(m=M, I=0.1)
         self.drive = TranslationalSpeed(v_ref=speed)
         self.push = WorldForce(resolve_in_frame="world")
@@ -224,7 +224,7 @@ def test_preload_alone_gives_the_preload_friction():
 def steady_force(speed, **joint):
     """Driving force at t = 1.5 s of a block moved at a constant speed (steady sliding: the
     LuGre state settles with the time constant g/(k0 v), 0.05 s at v = 5 mm/s)."""
-    sol = compile(DrivenSlider(speed=speed, g=(0.0, -G), **joint)).simulate(1.5, dt=0.01,
+    sol = compile(DrivenSlider(speed=speed, g=G, **joint)).simulate(1.5, dt=0.01,
                                                                            **TIGHT)
     return sol["drive.f"][-1], sol
 
@@ -278,7 +278,7 @@ def test_inputs_select_the_normal_force_terms():
         np.testing.assert_allclose(sol["joint.normal_force"], expected, rtol=1e-12)
         assert f == pytest.approx(0.2 * expected, rel=1e-9)
     # bending moment: a torque M on the block is carried as a force pair M/X_s
-    model = DrivenSlider(speed=0.5, g=(0.0, -G), torque=40.0, inputs="0110",
+    model = DrivenSlider(speed=0.5, g=G, torque=40.0, inputs="0110",
                          initial_overlap=0.2, **{k: v for k, v in common.items()
                                                  if k != "force_preload"})
     sol = compile(model).simulate(0.5, dt=0.01, **TIGHT)
@@ -305,13 +305,13 @@ def pendulum(law):
         """Point mass 2 kg on a 1 m rod, pin friction; the radial load depends on the angular
         acceleration, which depends on the friction torque: an algebraic loop."""
 
-        world = World()
+        world = World(g=G)  # the torque balance below uses G
         fixed = Fixed()
         joint = RevoluteWithFriction(law=law, pin_radius=0.05, mu_static=0.3, mu_dynamic=0.2,
                                      viscous_effects=0.0, stiction_trans_vel=1e-3, v_reg=1e-3,
                                      phi=Variable(start=-0.3, fixed=True),
                                      w=Variable(start=0.0, fixed=True))
-        arm = BodyShape(r=[1.0, 0.0], r_cm=[1.0, 0.0], m=2.0, I=0.0)
+        arm = BodyShape(r=[1.0, 0.0], r_CM=[1.0, 0.0], m=2.0, I=0.0)
 
         def connections(self):
             return [connect(self.fixed.frame, self.joint.frame_a),

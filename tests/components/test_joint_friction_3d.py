@@ -292,22 +292,15 @@ def test_planar_mechanism_from_3d_friction_joints_equals_the_planar_one():
     pendulum (revolute with pin friction), released from 1 rad: the 3-D joints' normal forces
     reduce to the planar ones (axial thrust, out-of-plane bending and torsion are exactly 0),
     and both share the friction law, so the motions agree to the integration tolerance."""
-    from types import SimpleNamespace
-
-    from acausal.components import multibody as mb
-    from acausal.components.planar import joint_friction, parts
-
-    pl = SimpleNamespace(World=parts.World, Fixed=parts.Fixed, Body=parts.Body,
-                         FixedTranslation=parts.FixedTranslation,
-                         PrismaticWithFriction=joint_friction.PrismaticWithFriction,
-                         RevoluteWithFriction=joint_friction.RevoluteWithFriction)
+    import acausal.components.multibody as mb
+    import acausal.components.planar as pl
 
     g = 9.81
     friction = dict(mu_static=0.3, mu_dynamic=0.2, stiction_trans_vel=1e-2,
                     damping_effects=31.6)
 
     class Planar(Component):
-        world = pl.World(g=[0.0, -g])
+        world = pl.World(n=(0.0, -1.0), g=g)  # the same parameters as MultiBody's
         fixed = pl.Fixed()
         slider_joint = pl.PrismaticWithFriction(r=[1.0, 0.0], initial_overlap=0.3, **friction,
                                                 s=Variable(start=0.0, fixed=True),

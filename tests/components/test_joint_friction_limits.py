@@ -7,7 +7,7 @@ import pytest
 from acausal import Component, SimulationError, Variable, compile, connect
 from acausal.components.planar.joint_friction import PrismaticWithFriction, RevoluteWithFriction
 from acausal.components.planar.joints import Revolute
-from acausal.components.planar.parts import Body, Fixed, FixedTranslation
+from acausal.components.planar.parts import Body, Fixed, FixedTranslation, World
 
 G = 9.81
 
@@ -17,6 +17,7 @@ def double_pendulum(joint, **joint_args):
     given joint class for both joints, released from the horizontal."""
 
     class DoublePendulum(Component):
+        world = World(g=G)  # PlanarMechanics' gravity; energy() below uses G
         fixed = Fixed()
         revolute = joint(phi=Variable(start=0.0, fixed=True), w=Variable(start=0.0, fixed=True),
                          **joint_args)
@@ -82,6 +83,7 @@ def test_prismatic_mu_static_zero_with_preload():
     mu_static = 0 is no 0/0, and no friction acts (free acceleration g sin(30 deg))."""
 
     class Incline(Component):
+        world = World(g=G)  # the free acceleration below uses G
         fixed = Fixed()
         slider = PrismaticWithFriction(r=[np.cos(np.pi / 6), -np.sin(np.pi / 6)],
                                        mu_static=0.0, force_preload=2.0,

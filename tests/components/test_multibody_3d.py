@@ -52,14 +52,14 @@ class PlanarDoublePendulum(Component):
 
     def __init__(self, **kw):
         super().__init__(**kw)
-        self.world = planar_parts.World(g=[0.0, -9.81])
+        self.world = planar_parts.World(g=9.81)
         self.fixed = planar_parts.Fixed()
         self.rev1 = planar_joints.Revolute(phi=Variable(start=0.3, fixed=True),
                                            w=Variable(start=0.0, fixed=True))
-        self.link1 = planar_parts.BodyShape(r=[1.0, 0.0], r_cm=[0.5, 0.0], m=2.0, I=0.2)
+        self.link1 = planar_parts.BodyShape(r=[1.0, 0.0], r_CM=[0.5, 0.0], m=2.0, I=0.2)
         self.rev2 = planar_joints.Revolute(phi=Variable(start=-0.5, fixed=True),
                                            w=Variable(start=1.0, fixed=True))
-        self.link2 = planar_parts.BodyShape(r=[0.5, 0.0], r_cm=[0.25, 0.0], m=1.0, I=0.05)
+        self.link2 = planar_parts.BodyShape(r=[0.5, 0.0], r_CM=[0.25, 0.0], m=1.0, I=0.05)
 
     def connections(self):
         return [connect(self.fixed.frame, self.rev1.frame_a),

@@ -19,7 +19,7 @@ import sympy as sp
 
 from acausal import Component, Eq, UnconnectedConnectorError, Variable, compile, connect, time
 from acausal.components.planar.joints import Prismatic, Revolute
-from acausal.components.planar.parts import Body, Fixed, FixedRotation, FixedTranslation
+from acausal.components.planar.parts import Body, Fixed, FixedRotation, FixedTranslation, World
 from acausal.components.planar.sensors import (
     AbsoluteAcceleration,
     AbsolutePosition,
@@ -186,6 +186,7 @@ class HangingPendulum(Component):
     and the body."""
 
     m = 2.0
+    world = World(g=G)  # the expected forces below use G
     fixed = Fixed()
     revolute = Revolute(phi=_fixed_var(-math.pi / 2), w=_fixed_var(0.0))
     rod = FixedTranslation(r=[1.0, 0.0])
@@ -226,6 +227,7 @@ def test_cut_force_hanging_at_rest():
 class SwingingPendulum(Component):
     """Horizontal start: the cut force/torque and power into the body vary with time."""
 
+    world = World(g=G)  # the expected forces, power and energy below use G
     fixed = Fixed()
     revolute = Revolute(phi=_fixed_var(0.0), w=_fixed_var(0.0))
     rod = FixedTranslation(r=[1.0, 0.0])
@@ -346,6 +348,7 @@ def test_absolute_sensors_apply_no_force():
     """A sensor on a free body: the body falls freely (sensor forces are zero)."""
 
     class Falling(Component):
+        world = World(g=G)  # the free fall below uses G
         body = Body(m=1.0, I=0.1, r=Variable(start=[0.0, 0.0], fixed=True),
                     v=Variable(start=[1.0, 0.0], fixed=True),
                     phi=Variable(start=0.0, fixed=True), w=Variable(start=2.0, fixed=True))

@@ -137,11 +137,12 @@ def test_drives_a_planar_joint():
     """A prescribed joint angle: the reaction torque is the joint's generalised force
     (pendulum rod 1 m, body m = 1, I = 0.1 at the tip: tau = 1.1 phi'' + 9.81 cos(phi))."""
     from acausal.components.planar.joints import Revolute
-    from acausal.components.planar.parts import Body, Fixed, FixedTranslation
+    from acausal.components.planar.parts import Body, Fixed, FixedTranslation, World
 
     class DrivenPendulum(Component):
+        world = World(g=9.81)  # the expected torque below uses g = 9.81
         fixed = Fixed()
-        revolute = Revolute(use_flange=True)
+        revolute = Revolute(use_axis_flange=True)
         rod = FixedTranslation(r=[1.0, 0.0])
         body = Body(m=1.0, I=0.1)
         drive = Position(phi_ref=0.3 * sp.sin(2 * time))

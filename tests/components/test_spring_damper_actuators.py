@@ -73,7 +73,7 @@ class PlanarSlider(Component):
 
     def __init__(self, s0=S0, **tsda):
         super().__init__()
-        self.world = pp.World(g=[0.0, -G2])
+        self.world = pp.World(g=G2)
         self.guide = pp.Fixed(r=[0.0, 0.0])
         self.anchor = pp.Fixed(r=list(-D0 * E2))
         self.joint = pj.Prismatic(r=list(E2), s=Variable(start=s0, fixed=True),
@@ -118,7 +118,7 @@ class PlanarPair(Component):
 
     def __init__(self):
         super().__init__()
-        self.world = pp.World(g=[0.0, 0.0])
+        self.world = pp.World(g=0.0)
         rest = {"fixed": True}
         self.body1 = pp.Body(m=M1, I=0.1, r=Variable(start=[0.0, 0.0], **rest),
                              v=Variable(start=[0.0, 0.0], **rest),
@@ -180,7 +180,7 @@ class PlanarRotor(Component):
 
     def __init__(self, phi0=0.0, w0=0.0, **rsda):
         super().__init__()
-        self.world = pp.World(g=[0.0, -9.81])
+        self.world = pp.World(g=9.81)
         self.ground = pp.Fixed(r=[0.3, -0.2])
         self.joint = pj.Revolute(phi=Variable(start=phi0, fixed=True),
                                  w=Variable(start=w0, fixed=True))
@@ -227,7 +227,7 @@ class PlanarTwoRotors(Component):
 
     def __init__(self, theta0):
         super().__init__()
-        self.world = pp.World(g=[0.0, 0.0])
+        self.world = pp.World(g=0.0)
         self.ground = pp.Fixed()
         self.joint1 = pj.Revolute(phi=Variable(start=0.0, fixed=True),
                                   w=Variable(start=0.0, fixed=True))

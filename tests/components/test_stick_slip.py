@@ -268,7 +268,7 @@ class FrictionSliderCrank(Component):
                              w=Variable(start=-2.5, fixed=True, state_priority=100))
     bodyDrive = Body(m=1.0, I=0.1)
     fixedTranslationDisc = FixedTranslation(r=[0.3, 0.0])
-    revoluteDisc = Revolute(use_flange=True, phi=Variable(start=0.0))
+    revoluteDisc = Revolute(use_axis_flange=True, phi=Variable(start=0.0))
     pistonRod = FixedTranslation(r=[0.8, 0.0])
     revolutePiston = Revolute()
     bodyPiston = Body(m=3.0, I=0.1)

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from acausal import Component, Eq, Variable, compile, connect
-from acausal.components.planar.parts import Body
+from acausal.components.planar.parts import Body, World
 from acausal.components.planar.sources import WorldTorque
 from acausal.components.planar.wheels import (
     DryFrictionBasedRolling,
@@ -39,6 +39,7 @@ def wheel_model(joint, tau=0.0, m=M, inertia=J):
     """Body(m, inertia) on ``joint`` with a constant torque ``tau`` (CCW) on the body."""
 
     class Wheel(Component):
+        world = World(g=G)  # the example wheel's g; the expected forces below use G
         body = Body(m=m, I=inertia)
         wheel = joint
         drive = WorldTorque()

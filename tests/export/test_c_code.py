@@ -117,7 +117,8 @@ def test_names_and_json(built):
     defaults = (ctypes.c_double * system.p.numel()).in_dll(lib, "piston_engine_parameter_defaults")
     np.testing.assert_array_equal(np.array(defaults), system.parameter_values)
     info = json.loads((folder / "piston_engine.json").read_text())
-    assert info["sizes"] == {"nx": 2, "nz": 4, "np": 18, "ny": system.observed.numel(),
+    # np: the world's g, n[0], n[1] and the parts' parameters
+    assert info["sizes"] == {"nx": 2, "nz": 4, "np": 19, "ny": system.observed.numel(),
                              "n_events": 0, "n_indicators": 0}
     assert [s["name"] for s in info["states"]] == system.state_names
     assert info["variables"]["bodyPiston.frame_a.fx"]["index"] >= 0

@@ -45,7 +45,7 @@ class Pendulum(Component):
     """Point mass on a massless rod, driven by a torque input at the pivot."""
 
     fixed = Fixed()
-    revolute = Revolute(use_flange=True)
+    revolute = Revolute(use_axis_flange=True)
     rod = FixedTranslation(r=[L, 0.0])
     body = Body(m=M, I=0.0, g=[0.0, -G])
     motor = rotational.Torque(tau=Input(0.0))
@@ -204,7 +204,7 @@ def test_errors_name_what_is_wrong(pendulum, cartesian):
     with pytest.raises(UnknownNameError, match="revolute.phi"):
         pendulum.trim(steady=["revolute.ph"])
     with pytest.raises(ParameterError, match="structural"):
-        pendulum.linearize(inputs=["revolute.use_flange"])
+        pendulum.linearize(inputs=["revolute.use_axis_flange"])
     from acausal import InitializationError
     with pytest.raises(InitializationError, match="steady state"):
         # no steady state with the mass held off the vertical and no free input

@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 
 from acausal import Component, Variable, compile, connect
-from acausal.components.planar.parts import Body
+from acausal.components.planar.parts import Body, World
 from acausal.components.planar.wheels import DryFrictionBasedRolling, OneDOFSlippingWheelJoint
 
 RTOL, ATOL = 1e-9, 1e-11
@@ -43,6 +43,7 @@ def _fixed(value):
 
 
 class CounterSpin(Component):
+    world = World(g=9.81)  # PlanarWorld: constantGravity = {0, -9.81}
     body = Body(m=M, I=I)
     slipBasedRolling = DryFrictionBasedRolling(R=R, vAdhesion=0.01, vSlide=0.03, mu_A=0.5,
                                                mu_S=0.15, x=_fixed(0.0), vx=_fixed(2.0),
@@ -53,6 +54,7 @@ class CounterSpin(Component):
 
 
 class CounterSpinOneDOF(Component):
+    world = World(g=9.81)  # PlanarWorld: constantGravity = {0, -9.81}
     body = Body(m=M, I=I)
     wheel = OneDOFSlippingWheelJoint(radius=R, vAdhesion_min=0.01, vSlide_min=0.03, sAdhesion=0.0,
                                      sSlide=0.0, mu_A=0.5, mu_S=0.15, x=_fixed(0.0),

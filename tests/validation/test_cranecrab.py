@@ -1,6 +1,6 @@
 """Cross-validation: PlanarMechanics ``Examples/CraneCrab.mo`` (t_end = 10 s).
 
-Model: Fixed -> Prismatic(r = (1, 0), use_flange, s0 = 0, v0 = 0) -> Body1(m = 1, I = 0.1); the
+Model: Fixed -> Prismatic(r = (1, 0), use_axis_flange, s0 = 0, v0 = 0) -> Body1(m = 1, I = 0.1); the
 prismatic's 1-D flange is damped against its (grounded) support by a translational
 Damper(d = 10) named ``damper1D`` (s_rel = prismatic.s). On Body1's frame: Revolute(phi0 = 150 deg,
 w0 = 0) -> FixedTranslation(r = (0, -1)) -> Body(m = 0.5, I = 0.1); g = 9.81.
@@ -16,14 +16,15 @@ import pytest
 from acausal import Component, Variable, compile, connect
 from acausal.components import translational
 from acausal.components.planar.joints import Prismatic, Revolute
-from acausal.components.planar.parts import Body, Fixed, FixedTranslation
+from acausal.components.planar.parts import Body, Fixed, FixedTranslation, World
 
 RTOL, ATOL = 1e-10, 1e-12
 
 
 class CraneCrab(Component):
+    world = World(g=9.81)  # PlanarWorld: constantGravity = {0, -9.81}
     fixed = Fixed()
-    prismatic = Prismatic(use_flange=True, r=[1.0, 0.0], s=Variable(start=0.0, fixed=True),
+    prismatic = Prismatic(use_axis_flange=True, r=[1.0, 0.0], s=Variable(start=0.0, fixed=True),
                           v=Variable(start=0.0, fixed=True))
     support = translational.Fixed()
     damper1D = translational.Damper(d=10.0)

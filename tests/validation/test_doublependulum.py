@@ -13,13 +13,14 @@ import pytest
 
 from acausal import Component, Variable, compile, connect
 from acausal.components.planar.joints import Revolute
-from acausal.components.planar.parts import Body, Fixed, FixedTranslation
+from acausal.components.planar.parts import Body, Fixed, FixedTranslation, World
 
 RTOL, ATOL = 1e-10, 1e-12
 T_COMPARE = 3.0
 
 
 class DoublePendulum(Component):
+    world = World(g=9.81)  # PlanarWorld: constantGravity = {0, -9.81}
     fixed = Fixed()
     revolute = Revolute(phi=Variable(start=0.0, fixed=True), w=Variable(start=0.0, fixed=True))
     fixed_translation = FixedTranslation(r=[1.0, 0.0])

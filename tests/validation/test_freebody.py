@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from acausal import Component, Variable, compile
-from acausal.components.planar.parts import Body
+from acausal.components.planar.parts import Body, World
 
 RTOL, ATOL = 1e-9, 1e-11
 
@@ -20,6 +20,7 @@ SIGNALS = {"body.phi": "body.phi", "body.r[1]": "body.r[0]", "body.r[2]": "body.
 
 
 class FreeBody(Component):
+    world = World(g=9.81)  # PlanarWorld: constantGravity = {0, -9.81}
     body = Body(m=1.0, I=0.1, r=Variable(start=0.0, fixed=True), v=Variable(start=0.0, fixed=True),
                 phi=Variable(start=0.0, fixed=True), w=Variable(start=0.0, fixed=True))
 

@@ -2,9 +2,9 @@
 t_end = 3 s).
 
 Model (section 4.12 of docs/planar_mechanics.md; topology from the Modelica example):
-Fixed -> Prismatic (r = (1, 0), use_flange; s0 = 0, v0 = 0 fixed) -> Body1 (m = 1, I = 0.1), the
-crab. On the crab's frame: Revolute1 (use_flange) -> FixedTranslation (0, 1) -> Body (m = 0.5,
-I = 0.1): an inverted pendulum (phi = 0 is upright). g = 9.81.
+Fixed -> Prismatic (r = (1, 0), use_axis_flange; s0 = 0, v0 = 0 fixed) -> Body1 (m = 1,
+I = 0.1), the crab. On the crab's frame: Revolute1 (use_axis_flange) -> FixedTranslation (0, 1)
+-> Body (m = 0.5, I = 0.1): an inverted pendulum (phi = 0 is upright). g = 9.81.
 
 Inverse model: the pendulum angle is *prescribed*, ``revolute1.phi = y``, with ``y`` the output
 of ``FirstOrder(T = 0.1, steady-state initialisation)`` fed by ``Ramp(offset = -0.5, height = 0.5,
@@ -27,19 +27,20 @@ from acausal import Component, Eq, Variable, compile, connect
 from acausal.components import translational
 from acausal.components.blocks import FirstOrder, Ramp
 from acausal.components.planar.joints import Prismatic, Revolute
-from acausal.components.planar.parts import Body, Fixed, FixedTranslation
+from acausal.components.planar.parts import Body, Fixed, FixedTranslation, World
 
 RTOL, ATOL = 1e-9, 1e-11
 T_FILTER = 0.1
 
 
 class InvertedCraneCrab(Component):
+    world = World(g=9.81)  # PlanarWorld: constantGravity = {0, -9.81}
     fixed = Fixed()
-    prismatic = Prismatic(use_flange=True, r=[1.0, 0.0], s=Variable(start=0.0, fixed=True),
+    prismatic = Prismatic(use_axis_flange=True, r=[1.0, 0.0], s=Variable(start=0.0, fixed=True),
                           v=Variable(start=0.0, fixed=True))
     force = translational.Force()
     body1 = Body(m=1.0, I=0.1)
-    revolute1 = Revolute(use_flange=True)
+    revolute1 = Revolute(use_axis_flange=True)
     fixedTranslation = FixedTranslation(r=[0.0, 1.0])
     body = Body(m=0.5, I=0.1)
     ramp = Ramp(height=0.5, duration=0.5, offset=-0.5, start_time=0.0)

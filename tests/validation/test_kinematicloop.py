@@ -3,7 +3,7 @@
 
 Model (section 4.10 of docs/planar_mechanics.md; topology from the Modelica example):
 Fixed origin O -> Revolute1 -> FixedTranslation1 (0, -0.5) -> point P.
-Prismatic1 (r = (1, 0), use_flange; s0 = 0.4, v0 = 0 fixed) from O to Q = (s, 0); its flange is
+Prismatic1 (r = (1, 0), use_axis_flange; s0 = 0.4, v0 = 0 fixed) from O to Q = (s, 0); its flange is
 held by a 1-D SpringDamper(c = 20, d = 4, s_rel0 = 0.4) anchored to a 1-D Fixed.
 Q -> Revolute3 -> FixedTranslation2 (0, -0.5) -> Revolute2 -> P (closes the loop).
 P -> Revolute4 (phi0 = -40 deg, w0 = 0 fixed) -> FixedTranslation3 (0, -0.6)
@@ -31,7 +31,7 @@ import pytest
 from acausal import Component, Variable, compile, connect
 from acausal.components import translational
 from acausal.components.planar.joints import Prismatic, Revolute
-from acausal.components.planar.parts import Body, Fixed, FixedTranslation
+from acausal.components.planar.parts import Body, Fixed, FixedTranslation, World
 
 RTOL, ATOL = 1e-9, 1e-11
 PHI1_GUESS = math.asin(0.4 / 0.5 / 2)  # = asin(0.4), as in the Modelica example
@@ -46,11 +46,12 @@ def kinematic_loop(priority: float | None) -> Component:
     free = {"phi": Variable(state_priority=0), "w": Variable(state_priority=0)} if dynamic else {}
 
     class KinematicLoop(Component):
+        world = World(g=9.81)  # PlanarWorld: constantGravity = {0, -9.81}
         fixed = Fixed()
         revolute1 = Revolute(phi=Variable(start=PHI1_GUESS, state_priority=hint),
                              w=Variable(state_priority=hint))
         fixedTranslation1 = FixedTranslation(r=[0.0, -0.5])
-        prismatic1 = Prismatic(use_flange=True, r=[1.0, 0.0],
+        prismatic1 = Prismatic(use_axis_flange=True, r=[1.0, 0.0],
                                s=Variable(start=0.4, fixed=True,
                                           **({"state_priority": 0} if dynamic else {})),
                                v=Variable(start=0.0, fixed=True,

@@ -25,7 +25,7 @@ import pytest
 
 from acausal import Component, Variable, compile, connect
 from acausal.components.planar.joints import Revolute
-from acausal.components.planar.parts import Body, Fixed, FixedTranslation
+from acausal.components.planar.parts import Body, Fixed, FixedTranslation, World
 from acausal.components.planar.sensors import (
     AbsoluteAcceleration,
     AbsolutePosition,
@@ -45,6 +45,7 @@ def _rev():
 
 
 class MeasureDemo(Component):
+    world = World(g=9.81)  # PlanarWorld: constantGravity = {0, -9.81}
     fixed = Fixed()
     revolute1 = _rev()
     fixedTranslation = FixedTranslation(r=[1.0, 0.0])

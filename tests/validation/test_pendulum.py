@@ -11,12 +11,13 @@ import pytest
 
 from acausal import Component, Variable, compile, connect
 from acausal.components.planar.joints import Revolute
-from acausal.components.planar.parts import Body, BodyShape, Fixed, FixedTranslation
+from acausal.components.planar.parts import Body, BodyShape, Fixed, FixedTranslation, World
 
 RTOL, ATOL = 1e-9, 1e-11
 
 
 class Pendulum(Component):
+    world = World(g=9.81)  # PlanarWorld: constantGravity = {0, -9.81}
     fixed = Fixed(phi=0.0)
     revolute = Revolute(phi=Variable(start=0.0, fixed=True), w=Variable(start=0.0, fixed=True))
     fixed_translation = FixedTranslation(r=[1.0, 0.0])
@@ -64,7 +65,7 @@ class PendulumBodyShape(Component):
 
     fixed = Fixed()
     revolute = Revolute(phi=Variable(start=0.0, fixed=True), w=Variable(start=0.0, fixed=True))
-    rod = BodyShape(r=[1.0, 0.0], r_cm=[0.5, 0.0], m=1.0, I=0.1, g=[0.0, -9.80665])
+    rod = BodyShape(r=[1.0, 0.0], r_CM=[0.5, 0.0], m=1.0, I=0.1, g=[0.0, -9.80665])
 
     def connections(self):
         return [connect(self.fixed.frame, self.revolute.frame_a),

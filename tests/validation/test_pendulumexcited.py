@@ -15,12 +15,13 @@ from acausal import Component, Eq, Variable, compile, connect
 from acausal.components.event_sources import Sine
 from acausal.components.planar.forces import WorldForce
 from acausal.components.planar.joints import Revolute
-from acausal.components.planar.parts import Body, Fixed, FixedTranslation
+from acausal.components.planar.parts import Body, Fixed, FixedTranslation, World
 
 RTOL, ATOL = 1e-9, 1e-11
 
 
 class PendulumExcited(Component):
+    world = World(g=9.81)  # PlanarWorld: constantGravity = {0, -9.81}
     fixed = Fixed()
     revolute = Revolute(phi=Variable(start=0.0, fixed=True), w=Variable(start=0.0, fixed=True))
     fixed_translation = FixedTranslation(r=[1.0, 0.0])

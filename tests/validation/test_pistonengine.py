@@ -26,7 +26,7 @@ import pytest
 
 from acausal import Component, Variable, compile, connect
 from acausal.components.planar.joints import Prismatic, Revolute
-from acausal.components.planar.parts import Body, Fixed, FixedTranslation
+from acausal.components.planar.parts import Body, Fixed, FixedTranslation, World
 
 RTOL, ATOL = 1e-9, 1e-11
 ENERGY = 0.5 * 0.1 * 2.5 ** 2  # 0.3125 J
@@ -38,6 +38,7 @@ def piston_engine(dynamic: bool) -> Component:
     free = {"phi": Variable(state_priority=0), "w": Variable(state_priority=0)} if dynamic else {}
 
     class PistonEngine(Component):
+        world = World(g=9.81)  # PlanarWorld: constantGravity = {0, -9.81}
         fixed = Fixed()
         revoluteDrive = Revolute(phi=Variable(start=0.0, fixed=True, state_priority=drive),
                                  w=Variable(start=-2.5, fixed=True, state_priority=drive))

@@ -20,7 +20,7 @@ import pytest
 from acausal import Component, Variable, compile, connect
 from acausal.components.planar.forces import Damper
 from acausal.components.planar.joints import Prismatic, Revolute
-from acausal.components.planar.parts import Body, Fixed, FixedTranslation
+from acausal.components.planar.parts import Body, Fixed, FixedTranslation, World
 from acausal.components.planar.sensors import Distance, Power
 
 RTOL, ATOL = 1e-10, 1e-12
@@ -29,6 +29,7 @@ PHI0 = 2.6179938779915
 
 
 class PowerDistanceDemo(Component):
+    world = World(g=9.81)  # PlanarWorld: constantGravity = {0, -9.81}
     fixed = Fixed()
     prismatic = Prismatic(r=[1.0, 0.0], s=Variable(start=1.0, fixed=True),
                           v=Variable(start=0.0, fixed=True))

@@ -12,7 +12,7 @@ import pytest
 
 from acausal import Component, Variable, compile, connect
 from acausal.components.planar.forces import SpringDamper
-from acausal.components.planar.parts import Body, Fixed, FixedTranslation
+from acausal.components.planar.parts import Body, Fixed, FixedTranslation, World
 
 RTOL, ATOL = 1e-9, 1e-11
 
@@ -21,6 +21,7 @@ SIGNALS = {"body.phi": "body.phi", "body.r[1]": "body.r[0]", "body.r[2]": "body.
 
 
 class SpringDamperDemo(Component):
+    world = World(g=9.81)  # PlanarWorld: constantGravity = {0, -9.81}
     fixed = Fixed()
     fixed_translation = FixedTranslation(r=[-1.0, 0.0])
     spring_damper = SpringDamper(c_x=5.0, c_y=5.0, d_x=1.0, d_y=1.0, c_phi=0.0, d_phi=0.0)

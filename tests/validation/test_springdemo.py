@@ -15,12 +15,13 @@ import pytest
 from acausal import Component, Variable, compile, connect
 from acausal.components.planar.forces import Damper, Spring
 from acausal.components.planar.joints import Prismatic
-from acausal.components.planar.parts import Body, Fixed, FixedTranslation
+from acausal.components.planar.parts import Body, Fixed, FixedTranslation, World
 
 RTOL, ATOL = 1e-9, 1e-11
 
 
 class SpringDemo(Component):
+    world = World(g=9.81)  # PlanarWorld: constantGravity = {0, -9.81}
     fixed = Fixed()
     fixed_translation = FixedTranslation(r=[1.0, 0.0])
     spring = Spring(c_x=1.0, c_y=10.0, s_rely0=-0.5, c_phi=1e5)

@@ -68,9 +68,9 @@ class TwoTrackModel(Component):
     differentialGear = DifferentialGear()
     leftTrail = FixedTranslation(r=[0.0, -0.05])
     rightTrail = FixedTranslation(r=[0.0, -0.05])
-    revolute2 = Revolute(use_flange=True, phi=Variable(start=-0.43633231299858, fixed=True),
+    revolute2 = Revolute(use_axis_flange=True, phi=Variable(start=-0.43633231299858, fixed=True),
                          w=Variable(start=0.0, fixed=True))
-    revolute = Revolute(use_flange=True)
+    revolute = Revolute(use_axis_flange=True)
     pulse = Pulse(amplitude=-2.0, width=30.0, period=2.0, start_time=1.0)
     torque = rotational.Torque()
 

@@ -19,7 +19,7 @@ import pytest
 
 from acausal import Component, Variable, compile, connect
 from acausal.components.planar.joints import Revolute
-from acausal.components.planar.parts import Body, FixedTranslation
+from acausal.components.planar.parts import Body, FixedTranslation, World
 from acausal.components.planar.wheels import IdealRolling, OneDOFRollingWheelJoint
 
 RTOL, ATOL = 1e-10, 1e-12
@@ -32,6 +32,7 @@ def _fixed(value):
 
 
 class WheelBasedCraneCrab(Component):
+    world = World(g=9.81)  # PlanarWorld: constantGravity = {0, -9.81}
     idealRolling = IdealRolling(R=0.3, x=_fixed(0.0), phi=_fixed(0.0), w=_fixed(0.0))
     body = Body(m=1.0, I=0.1)
     revolute = Revolute(phi=_fixed(PHI0), w=_fixed(0.0))
