@@ -3,7 +3,7 @@
 Nothing here is a component: each function takes sympy expressions (symbols of a model, numbers)
 and returns a sympy expression that a component puts into its equations. The expressions use only
 functions the code generator knows (``Piecewise``, ``Abs``, ``sign``, ``exp``, ``tanh``), so sympy
-can differentiate them (index reduction) and :mod:`acausal.codegen` lowers them to CasADi
+can differentiate them (index reduction) and :mod:`acausal.compiler.codegen` lowers them to CasADi
 (``Piecewise`` becomes nested ``if_else``; no events are generated, as Modelica's ``noEvent``).
 
 **Sign convention (all laws).** The returned force ``F`` has the sign of the slip velocity ``v``
