@@ -83,14 +83,13 @@ def build_initial_system(cs, *, settable_starts: bool = False) -> InitialSystem:
     n_x, n_z = cs.x.numel(), cs.z.numel()
     s = ca.SX.sym("s", n_x)
     w = ca.vertcat(cs.x, cs.z)
+    # row i is x_i - s_i; built as one vector expression and indexed in blocks (a Python loop
+    # over 2000 states' SX elements took 60 ms of a 1000-mass chain's 80 ms simulate)
+    state_rows = cs.x - s
     state_pos = {v: i for i, v in enumerate(cs.states)}
     state_names = cs.state_names
-    eqs: list = [cs.alg[i] for i in range(n_z)]
-    labels = list(cs.algebraic_equations)
-    kinds = ["alg"] * n_z
     fixed = _fixed_conditions(cs)
     fixed_states: dict[int, float] = {}
-    fixed_rows: list[int] = []
 
     def fixed_label(name: str, value: float, state: bool) -> str:
         if settable_starts and state:
@@ -101,12 +100,28 @@ def build_initial_system(cs, *, settable_starts: bool = False) -> InitialSystem:
         return (f"start value of the state {state_names[i]}" if settable_starts
                 else f"default start value of state {state_names[i]}")
 
+    if all(v in state_pos for v, _, _ in fixed) and not cs.initial_residuals:
+        fixed_labels = []
+        for v, value, name in fixed:
+            fixed_states[state_pos[v]] = value
+            fixed_labels.append(fixed_label(name, value, True))
+        square_labels = list(cs.algebraic_equations) + [
+            fixed_label(state_names[i], fixed_states[i], True) if i in fixed_states
+            else default_label(i) for i in range(n_x)]
+        return InitialSystem(w, s, ca.vertcat(cs.alg, state_rows), square_labels, ca.SX(0, 1),
+                             [], fixed_labels, [], fixed_states,
+                             [i for i in range(n_x) if i not in fixed_states], True)
+
+    eqs: list = [cs.alg[i] for i in range(n_z)]
+    labels = list(cs.algebraic_equations)
+    kinds = ["alg"] * n_z
+    fixed_rows: list[int] = []
     for v, value, name in fixed:
         fixed_rows.append(len(eqs))
         if v in state_pos:
             i = state_pos[v]
             fixed_states[i] = value
-            eqs.append(cs.x[i] - s[i])
+            eqs.append(state_rows[i])
         else:
             eqs.append(cs.observed[v] - value)
         labels.append(fixed_label(name, value, v in state_pos))
@@ -116,15 +131,6 @@ def build_initial_system(cs, *, settable_starts: bool = False) -> InitialSystem:
         labels.append(text)
         kinds.append("initial")
     fixed_labels = [labels[k] for k in fixed_rows]
-
-    if all(v in state_pos for v, _, _ in fixed) and not cs.initial_residuals:
-        square = [cs.alg[i] for i in range(n_z)] + [cs.x[i] - s[i] for i in range(n_x)]
-        square_labels = labels[:n_z] + [
-            fixed_label(state_names[i], fixed_states[i], True) if i in fixed_states
-            else default_label(i) for i in range(n_x)]
-        return InitialSystem(w, s, _column(square), square_labels, ca.SX(0, 1), [],
-                             fixed_labels, [], fixed_states,
-                             [i for i in range(n_x) if i not in fixed_states], True)
 
     # match the rows to the unknowns (algebraic equations first), then add defaults
     incidence: list[list[int]] = [[] for _ in eqs]
@@ -159,7 +165,8 @@ def build_initial_system(cs, *, settable_starts: bool = False) -> InitialSystem:
             + ". Give these variables start values with fixed=True, or initial equations.")
     used = [k for k in range(len(eqs)) if k not in dropped]
     return InitialSystem(
-        w, s, _column([eqs[k] for k in used] + [cs.x[i] - s[i] for i in defaulted]),
+        w, s, ca.vertcat(_column([eqs[k] for k in used]),
+                         state_rows[defaulted] if defaulted else ca.SX(0, 1)),
         [labels[k] for k in used] + [default_label(i) for i in defaulted],
         _column([eqs[k] for k in dropped]), [labels[k] for k in dropped], fixed_labels,
         [fixed_rows.index(k) if k in fixed_rows else -1 for k in dropped], fixed_states,
