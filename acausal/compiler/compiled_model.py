@@ -320,14 +320,14 @@ class CompiledModel:
     # -- display (terminal and notebooks) ------------------------------------------------------
     def __repr__(self) -> str:
         states = ", ".join(self.state_names[:6]) + (", ..." if self.n_states > 6 else "")
-        return (f"<CompiledSystem {self.model_name}: {self.n_states} states ({states}), "
+        return (f"<{type(self).__name__} {self.model_name}: {self.n_states} states ({states}), "
                 f"{self.z.numel()} algebraic, {self.system.n_eqs} equations, "
                 f"{len(self.parameter_names)} parameters, {len(self.events)} events>")
 
     def _repr_html_(self) -> str:
         import html
 
-        return (f"<b>CompiledSystem</b> <code>{html.escape(self.model_name)}</code>"
+        return (f"<b>{type(self).__name__}</b> <code>{html.escape(self.model_name)}</code>"
                 f"<pre>{html.escape(self.summary())}</pre>")
 
     def _repr_latex_(self) -> str | None:

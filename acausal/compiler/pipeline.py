@@ -47,7 +47,6 @@ def _start_point(system: EquationSystem) -> dict[int, float]:
     return point
 
 
-
 def compile_model(model: Component, stabilization: str | None = None, alpha: float = 10.0,
                   beta: float = 10.0, progress: bool | None = False) -> CompiledModel:
     """Compile a model (a Component instance) into a :class:`CompiledModel`.
