@@ -11,7 +11,7 @@ actions, and the initial residuals.
 from __future__ import annotations
 
 from collections import ChainMap
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import casadi as ca
@@ -80,6 +80,9 @@ class CompiledEvent:
     # given the discrete variables (the run loop ignores crossings that cannot)
     gate: Any = None
     relation_inputs: Any = None
+    # the sympy class of each indicator's relation (sp.StrictLessThan, ...): which side of
+    # zero makes it true (the FMU export tabulates it for its event iteration)
+    relation_types: list = field(default_factory=list)
 
 
 def relations_of(cond: Any) -> list:
@@ -106,10 +109,11 @@ def compile_events(flat, system, aliases, values, states, x, p) -> list[Compiled
     for ev in flat.events:
         tr = Translator(sym_values)
         cond = _with_derivatives(ev.condition, derivative_of, sym_values, ev.label)
-        indicators, switches = [], {}
+        indicators, relation_types, switches = [], [], {}
         for rel in relations_of(cond):
             if rel.free_symbols - set(param_index) - discrete_syms:  # continuous or time
                 indicators.append(tr(rel.lhs - rel.rhs))
+                relation_types.append(type(rel))
                 switches[rel] = sp.Dummy(f"r{len(switches)}")
         b = ca.SX.sym("relations", len(switches))
         gate_map = ChainMap({d: b[k] for k, d in enumerate(switches.values())}, sym_values)
@@ -136,5 +140,5 @@ def compile_events(flat, system, aliases, values, states, x, p) -> list[Compiled
                                  ca.vertcat(*x_new) if x_new else ca.SX(0, 1),
                                  ca.vertcat(*p_new) if p_new else ca.SX(0, 1),
                                  gate=ca.SX(gate) if not isinstance(gate, ca.SX) else gate,
-                                 relation_inputs=b))
+                                 relation_inputs=b, relation_types=relation_types))
     return out

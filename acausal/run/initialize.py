@@ -262,6 +262,20 @@ def newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: lis
         "that the fixed start values are physically possible.")
 
 
+def event_if_branches(cs) -> list[tuple[int, int]]:
+    """``(parameter index, event index)`` of each ``event_if`` branch variable: the When clause
+    whose action sets it to 1 (flattening lowers ``event_if(c, ...)`` to a branch variable
+    switched by ``When(c, assign(d, 1))`` and ``When(Not(c), assign(d, 0))``); at the start
+    the variable is 1 where that clause's condition holds. Also what the FMU export tabulates."""
+    sets_one = {}
+    for e, ev in enumerate(cs.flat.events):
+        for action in ev.actions:
+            if action.kind == "assign" and action.value == 1:
+                sets_one.setdefault(action.target, e)
+    return [(i, sets_one[prm.symbol]) for i, prm in enumerate(cs.flat.parameters)
+            if prm.follows is not None]
+
+
 def initialize_with_branches(cs, p: np.ndarray, t0: float) -> InitialValues:
     """Initial values, as :func:`initialize`; besides, the ``event_if`` branches start on the
     side whose condition holds at ``t0`` (the branch parameters in ``p`` are set in place).
@@ -269,21 +283,16 @@ def initialize_with_branches(cs, p: np.ndarray, t0: float) -> InitialValues:
     The branch variables are inputs of the initialisation, and the conditions depend on the
     initial values: iterate until the branches agree with the solution (a few rounds at most).
     """
-    branches = [(i, prm) for i, prm in enumerate(cs.flat.parameters) if prm.follows is not None]
+    branches = event_if_branches(cs)
     init = initialize(cs, p, t0)
     if not branches:
         return init
     conditions = cs.function("event_conditions")
-    sets_one = {}
-    for e, ev in enumerate(cs.flat.events):
-        for action in ev.actions:
-            if action.kind == "assign" and action.value == 1:
-                sets_one[action.target] = e
     for _ in range(5):
         cond = np.array(conditions(t0, init.x0, init.z0, p)).ravel() > 0.5
         changed = False
-        for i, prm in branches:
-            value = 1.0 if cond[sets_one[prm.symbol]] else 0.0
+        for i, event in branches:
+            value = 1.0 if cond[event] else 0.0
             if p[i] != value:
                 p[i], changed = value, True
         if not changed:

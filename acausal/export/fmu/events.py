@@ -1,14 +1,12 @@
-"""The event tables of an exported FMU: the relation behind each event indicator, which events
-the FMU may gate (hold their indicators), and the ``event_if`` branch variables set at the
-start."""
+"""The event tables of an exported FMU: the relation behind each event indicator, and which
+events the FMU may gate (hold their indicators). The ``event_if`` branch table is the run
+layer's (:func:`acausal.run.initialize.event_if_branches`)."""
 
 from __future__ import annotations
 
 import casadi as ca
 import sympy as sp
 
-from ...compiler.events import relations_of
-from ...language.symbolic import der
 from ...run.event_detection import MAX_GATED_RELATIONS
 from ..c_code import ExportError
 
@@ -19,23 +17,15 @@ RELATION_KINDS = {sp.StrictGreaterThan: 0, sp.GreaterThan: 1, sp.StrictLessThan:
 
 def relation_kinds(cs) -> list[int]:
     """For each event indicator ``lhs - rhs``: which relation (``>``, ``>=``, ``<``, ``<=``,
-    ``==``, ``!=``) it comes from, found as the compiler finds the indicators (same order)."""
-    parameter_symbols = {prm.symbol for prm in cs.flat.parameters}
+    ``==``, ``!=``) it comes from, as the compiler recorded it (``CompiledEvent.relation_types``,
+    in the indicators' order)."""
     kinds: list[int] = []
-    for flat_event, event in zip(cs.flat.events, cs.events):
-        cond = flat_event.condition
-        if cond.has(der):
-            cond = cond.xreplace({d: sp.Dummy(f"der({d.args[0]})") for d in cond.atoms(der)})
-        relations = [rel for rel in relations_of(cond) if rel.free_symbols - parameter_symbols]
-        if len(relations) != len(event.indicators):
-            raise ExportError(
-                f"{event.label}: {len(relations)} relations found for {len(event.indicators)} "
-                "event indicators; the FMU cannot tell their kinds. Please report this model.")
-        for rel in relations:
-            kind = next((k for t, k in RELATION_KINDS.items() if isinstance(rel, t)), None)
+    for event in cs.events:
+        for relation in event.relation_types:
+            kind = next((k for t, k in RELATION_KINDS.items() if issubclass(relation, t)), None)
             if kind is None:
-                raise ExportError(f"{event.label}: the relation {rel} is not one of >, >=, <, "
-                                  "<=, ==, != and cannot be exported.")
+                raise ExportError(f"{event.label}: the relation {relation.__name__} is not one "
+                                  "of >, >=, <, <=, ==, != and cannot be exported.")
             kinds.append(kind)
     return kinds
 
@@ -51,15 +41,3 @@ def gated_events(cs) -> list[bool]:
         out.append(0 < k <= MAX_GATED_RELATIONS and ev.gate is not None
                    and not ca.depends_on(ca.SX(ev.gate), continuous))
     return out
-
-
-def event_if_branches(cs) -> list[tuple[int, int]]:
-    """(parameter index, event index) of each event_if branch variable: the event whose action
-    sets it to 1 (its value at the start follows that event's condition)."""
-    sets_one = {}
-    for e, ev in enumerate(cs.flat.events):
-        for action in ev.actions:
-            if action.kind == "assign" and action.value == 1:
-                sets_one.setdefault(action.target, e)
-    return [(i, sets_one[prm.symbol]) for i, prm in enumerate(cs.flat.parameters)
-            if prm.follows is not None and prm.symbol in sets_one]

@@ -19,6 +19,7 @@ import numpy as np
 
 from ...base.errors import InitializationError, InputError
 from ...run.initial_system import build_initial_system
+from ...run.initialize import event_if_branches
 from ..c_code import (
     c_identifier,
     compile_shared_library,
@@ -28,7 +29,7 @@ from ..c_code import (
     write_casadi_code,
 )
 from .c_tables import FMI2_WRAPPER, WRAPPER_FILE, casadi_functions, data_header
-from .events import event_if_branches, gated_events, relation_kinds
+from .events import gated_events, relation_kinds
 from .model_description import model_description
 from .variables import mark_outputs, scalar_variables
 
