@@ -147,8 +147,20 @@ def _layer(module: str) -> int | None:
 
 def test_the_graph_sees_the_package():
     assert "acausal.run.simulate" in MODULES and "acausal.components.multibody.joints" in MODULES
-    # an import inside a function counts: CompiledSystem.simulate's module imports the run layer
     assert "acausal.run.simulate" in GRAPH["acausal.system"]
+
+
+def test_imports_inside_functions_count_and_type_checking_ones_do_not(tmp_path):
+    source = tmp_path / "probe.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from ..export.c_code import generate_c\n"
+        "def late():\n"
+        "    from ..analysis.linearize import linearize\n"
+        "    from . import simulate\n")
+    assert _imports("acausal.run.probe", source) == {"acausal.analysis.linearize",
+                                                     "acausal.run.simulate"}
 
 
 def test_no_import_circle():
