@@ -21,8 +21,9 @@ Every simulation goes through :class:`HybridSimulation` (one path, whatever is d
   restarts at the event. Too many events in too short a time is reported as chattering, events
   accumulating geometrically as Zeno behaviour.
 * **Dynamic state selection** (when the compiler asks for it) checks the quality of the current
-  state choice at output points and switches realisation there; such runs advance output point by
-  output point (same solver, no restart unless a switch happens).
+  state choice at output points, at most once in each of ``RESELECT_CHECKS`` equal intervals of
+  the run, and switches realisation there; such runs advance output point by output point
+  (same solver, no restart unless a switch happens).
 * **Progress** is reported from inside the solver's callbacks (every ``PROGRESS_EVERY`` calls), so
   showing it changes nothing in the integration; Ctrl-C with the display on makes the solver's
   callbacks return NaN, so that it stops at its next step with every output point it had
@@ -65,6 +66,10 @@ ROOT_NOISE = 100
 SINGULAR_DROP = 1e-4
 #: Fewest output points handed to the solver in one call (see HybridSimulation._run).
 WINDOW_MIN = 1024
+#: Dynamic state selection checks the state choice at most once in each of this many equal
+#: intervals of the run (the default output grid's: a run on that grid or a coarser one checks
+#: at every output point, a finer grid costs no more checks than the default one).
+RESELECT_CHECKS = 500
 
 
 def polish_algebraic(cs, times, xs, zs, p, steps: int = 2):
@@ -197,6 +202,10 @@ class HybridSimulation:
         self.window = WINDOW_MIN if cs.events else grid.size
         self.solver_calls = 0
         self.interrupt = _Interrupt(progress is not None and progress.enabled)
+        #: dynamic state selection checks the state choice at most once per interval of these
+        #: times (see _advance_stepwise); next_check: the earliest time of the next check
+        self.check_times = np.linspace(float(grid[0]), float(grid[-1]), RESELECT_CHECKS + 1)
+        self.next_check = float(grid[0])
 
     # -- small helpers ---------------------------------------------------------------------
     def observe(self, t, x, z):
@@ -593,33 +602,44 @@ class HybridSimulation:
         return t_try, y_try
 
     def _advance_stepwise(self, prob, tspan, y0, q_ref):
-        """Output point by output point (dynamic state selection): the quality of the state
-        choice is checked at each; a switch ends the stretch at that point.
+        """Dynamic state selection: output point by output point; the quality of the state
+        choice is checked at an output point when it is the first at or after the next of
+        :attr:`check_times` (so at every point of a grid as fine as the default one or
+        coarser, and at most ``RESELECT_CHECKS`` times per run on finer grids); a switch ends
+        the stretch at that point.
 
         Returns (times, values, status, new dummy set or None, observed values at the switch,
         the root functions that stopped the solver, the quality reference after the stretch).
         """
-        n_x = self.cur.x.numel()
         prob.init_step(float(tspan[0]), y0)
+        with prob.stepping():
+            return self._step_through(prob, tspan, y0, q_ref)
+
+    def _step_through(self, prob, tspan, y0, q_ref):
+        """The loop of :meth:`_advance_stepwise`."""
+        n_x = self.cur.x.numel()
         ts, ys = [float(tspan[0])], [y0]
         status = 0
         reported: list[int] = []
         t_end = float(tspan[-1])
-        for t_out in tspan[1:]:
-            out = prob.step(float(t_out), t_end)
+        checks = self.check_times
+        for t_out in tspan[1:].tolist():
+            out = prob.step(t_out, t_end)
             status = out.status
             ts.append(float(out.t))
             ys.append(np.asarray(out.y, float).ravel())
             if status < 0 or status == sundials.ROOT_RETURN or prob.interrupted:
                 reported = sundials.reported_roots(out)
                 break
-            if float(out.t) != float(t_out) or float(t_out) == t_end:
+            if float(out.t) != t_out or t_out == t_end or t_out < self.next_check:
                 continue
+            k = int(np.searchsorted(checks, t_out, side="right"))
+            self.next_check = float(checks[k]) if k < checks.size else np.inf
             y = ys[-1]
-            v = self.observe(float(out.t), y[:n_x], y[n_x:])
+            v = self.observe(t_out, y[:n_x], y[n_x:])
             if not np.all(np.isfinite(v)):
                 break
-            best, q_ref = self.choose_states(float(out.t), v, q_ref)
+            best, q_ref = self.choose_states(t_out, v, q_ref)
             if best is not None:
                 return np.array(ts), np.array(ys), status, best, v, reported, q_ref
         return np.array(ts), np.array(ys), status, None, None, reported, q_ref

@@ -63,7 +63,7 @@ SIMULATE_OPTIONS = {
     "rtol": "relative tolerance (1e-6)",
     "atol": "absolute tolerance (1e-8, times each variable's nominal value)",
     "max_step": "largest integrator step [s]",
-    "integrator_options": "max_num_steps, max_order, suppress_algebraic",
+    "integrator_options": "max_num_steps, max_order, suppress_algebraic, method",
     "dynamic_state_selection": "re-select states during the run (None: when needed)",
     "progress": "progress display (None: on a terminal)",
     "verbose": "show the solver's own messages (False: kept for error messages)",
@@ -156,7 +156,7 @@ def solver_settings(rtol: float, atol: float, max_step: float | None,
     if max_step is not None and not (isinstance(max_step, (int, float))
                                      and np.isfinite(max_step) and max_step > 0):
         raise InputError(f"max_step must be a positive number or None, got {max_step!r}.")
-    known = {"max_num_steps", "max_order", "suppress_algebraic", "max_step_size"}
+    known = {"max_num_steps", "max_order", "suppress_algebraic", "max_step_size", "method"}
     unknown = sorted(set(extra) - known)
     if unknown:
         raise InputError(
@@ -170,6 +170,11 @@ def solver_settings(rtol: float, atol: float, max_step: float | None,
     if "max_order" in extra:
         settings.max_order = int(extra["max_order"])
     settings.suppress_algebraic = bool(extra.get("suppress_algebraic", False))
+    if "method" in extra:
+        if extra["method"] not in ("BDF", "Adams"):
+            raise InputError(f"integrator_options method={extra['method']!r}: use 'BDF' "
+                             "(default, stiff systems) or 'Adams' (non-stiff ODEs).")
+        settings.method = extra["method"]
     return settings
 
 

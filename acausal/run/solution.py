@@ -80,13 +80,13 @@ class Solution:
         ("vector", element names), or ("variable", sign, index) (index -1: identically 0)."""
         if name in self._p_index:
             return ("parameter", self._p_index[name])
-        try:
-            sign, index = self.compiled.locate(name)
-        except UnknownNameError:
+        if name not in self.compiled.locations():
+            # a vector or matrix ("frame_a.T"), else an error with a suggestion (look for one
+            # only then: the search compares the name with every variable name)
             rows = self._vector_rows(name)
-            if rows is None:
-                raise
-            return ("vector", rows)
+            if rows is not None:
+                return ("vector", rows)
+        sign, index = self.compiled.locate(name)
         return ("variable", sign, index)
 
     def __getitem__(self, name: str) -> np.ndarray:

@@ -30,6 +30,9 @@ from ..base.capture import captured
 
 #: Systems with at least this many unknowns use the sparse direct solver (SuperLU_MT).
 SPARSE_FROM = 60
+#: CasADi's linear solver for linear algebraic loops solved inside the generated functions
+#: (its own sparse QR: no pivoting to decide, stable for any regular matrix).
+LINEAR_SOLVER = "qr"
 #: Internal steps allowed between two output times (a guard against hangs, not a tuning knob).
 MAX_NUM_STEPS = 50_000
 #: RHS/residual calls between two progress reports (checked cheaply in the callback).
@@ -130,6 +133,9 @@ class Settings:
     max_num_steps: int = MAX_NUM_STEPS
     max_order: int | None = None
     suppress_algebraic: bool = False
+    #: CVODE's linear multistep method: "BDF" (stiff) or "Adams" (non-stiff ODEs; a DAE is
+    #: always integrated by IDA's BDF)
+    method: str = "BDF"
     verbose: bool = False  # pass SUNDIALS' own messages on to stderr (else kept for errors)
 
 
@@ -137,6 +143,13 @@ def problem_for(cs, rows: list[int]) -> Problem:
     """The (cached) SUNDIALS problem of a compiled realisation: its CasADi functions and
     Jacobian are built once, whatever the parameters, nominal values and tolerances."""
     return cs.cached(("sundials_problem", tuple(rows)), lambda: Problem(cs, rows))
+
+
+def linear_in_algebraics(cs) -> bool:
+    """Whether the algebraic equations ``g(t, x, z, p) = 0`` are linear in z (a linear loop
+    that tearing left), so that z can be solved inside the right-hand side."""
+    return cs.cached("linear_in_algebraics", lambda: not ca.depends_on(
+        ca.jacobian(cs.alg, cs.z), cs.z))
 
 
 def nominal_values(cs, x0: np.ndarray, z0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -192,9 +205,39 @@ class Problem:
 
     def __init__(self, cs, rows: list[int]) -> None:
         self.n_x, self.n_z = cs.x.numel(), cs.z.numel()
-        self.is_dae = self.n_z > 0
+        #: the algebraic equations are linear in z (a linear loop left by tearing): CVODE
+        #: integrates the states alone and z = -A^-1 b is solved inside the CasADi functions
+        self.eliminated = self.n_z > 0 and linear_in_algebraics(cs)
+        self.is_dae = self.n_z > 0 and not self.eliminated
         self.solver_name = "IDA" if self.is_dae else "CVODE"
         self.rows = list(rows)  # indices into cs's event indicators handled by root finding
+        n = self.n_x + self.n_z
+        indicators = [g for ev in cs.events for g in ev.indicators]
+        g_rows = ca.vertcat(*[indicators[i] for i in self.rows]) if self.rows else ca.SX(0, 1)
+        if self.eliminated:
+            self._build_eliminated(cs, g_rows)
+            sparsity = self._jac.function.sparsity_out(0)
+            n_solver = self.n_x
+        else:
+            sparsity = self._build(cs, g_rows)
+            n_solver = n
+        self.sparse = n_solver >= SPARSE_FROM
+        self._rows_nz, self._cols_nz = sparsity.get_triplet()
+        self._solver = None
+        self._solver_settings: Settings | None = None
+        self.settings: Settings | None = None
+        self.nominal = np.ones(n)
+        self.row_scale = np.ones(self.n_z)
+        self.interrupted = False
+        self.calls = 0
+        self.root_calls = 0
+        self.progress = None
+        self._equilibrated = False
+        self._roots = None
+
+    def _build(self, cs, g_rows):
+        """CVODE's or IDA's functions from the compiled expressions (SX); their Jacobian's
+        sparsity."""
         n = self.n_x + self.n_z
         t, p = cs.t, cs.p
         u, d = ca.SX.sym("u", n), ca.SX.sym("d", n)  # scaled unknowns, nominal values
@@ -202,8 +245,6 @@ class Problem:
         y_sym = ca.vertcat(cs.x, cs.z)
         ode = ca.substitute([cs.ode, cs.alg], [y_sym], [scaled])
         f_scaled = ode[0] / d[:self.n_x] if self.n_x else ode[0]
-        indicators = [g for ev in cs.events for g in ev.indicators]
-        g_rows = ca.vertcat(*[indicators[i] for i in self.rows]) if self.rows else ca.SX(0, 1)
         g_rows = ca.substitute(g_rows, y_sym, scaled)
         names = ["t", "u", "p", "d"]
         # root functions as SUNDIALS sees them: live * g + hold (a masked row is a constant)
@@ -239,19 +280,56 @@ class Problem:
                 [ca.densify(g_z), ca.jacobian(alg, t) + ca.mtimes(g_x, f_scaled),
                  ca.densify(g_x)])
             sparsity = jac.sparsity()
-        self.sparse = n >= SPARSE_FROM
-        self._rows_nz, self._cols_nz = sparsity.get_triplet()
-        self._solver = None
-        self._solver_settings: Settings | None = None
-        self.settings: Settings | None = None
-        self.nominal = np.ones(n)
-        self.row_scale = np.ones(self.n_z)
-        self.interrupted = False
-        self.calls = 0
-        self.root_calls = 0
-        self.progress = None
-        self._equilibrated = False
-        self._roots = None
+        return sparsity
+
+    def _build_eliminated(self, cs, g_rows) -> None:
+        """CVODE's functions for a system whose algebraic equations are linear in z,
+        ``g = A(t, x, p) z + b(t, x, p)``: ``z = -A^-1 b`` is a numeric linear solve (QR) inside
+        the CasADi function (MX), so CVODE integrates the states only and no Python runs
+        between the solver and the solve. The Jacobian is CasADi's exact one, through the
+        solve."""
+        n_x = self.n_x
+        zero = ca.DM.zeros(self.n_z)
+        a_sx = ca.jacobian(cs.alg, cs.z)
+        b_sx = ca.substitute(cs.alg, cs.z, zero)
+        linear = ca.Function("linear_loop", [cs.t, cs.x, cs.p], [a_sx, b_sx])
+        ode = ca.Function("ode", [cs.t, cs.x, cs.z, cs.p], [cs.ode, g_rows])
+        t, p = ca.MX.sym("t"), ca.MX.sym("p", cs.p.numel())
+        u, d = ca.MX.sym("u", n_x), ca.MX.sym("d", n_x + self.n_z)
+        x = d[:n_x] * u
+        a, b = linear(t, x, p)
+        z = ca.solve(a, -b, LINEAR_SOLVER)
+        xdot, g = ode(t, x, z, p)
+        f_scaled = xdot / d[:n_x]
+        names = ["t", "u", "p", "d"]
+        live, hold = ca.MX.sym("live", g_rows.numel()), ca.MX.sym("hold", g_rows.numel())
+        self._g = Buffered(ca.Function("roots", [t, u, p, d, live, hold], [live * g + hold],
+                                       names + ["live", "hold"], ["g"]))
+        self._g.arg["live"][:] = 1.0
+        self._g_raw = Buffered(ca.Function("indicators", [t, u, p, d], [g], names, ["g"]))
+        self._f = Buffered(ca.Function("rhs", [t, u, p, d], [f_scaled], names, ["f"]))
+        self._jac = Buffered(ca.Function("rhs_jac", [t, u, p, d], [ca.jacobian(f_scaled, u)],
+                                         names, ["j"]))
+        # z at the output points, from the unscaled states
+        xs = ca.MX.sym("x", n_x)
+        a, b = linear(t, xs, p)
+        self._z_of = ca.Function("z_of", [t, xs, p], [ca.solve(a, -b, LINEAR_SOLVER)])
+
+    def _solver_unknowns(self, y: np.ndarray) -> np.ndarray:
+        """The solver's scaled unknowns for y = [x; z]."""
+        u = np.asarray(y, float) / self.nominal
+        return u[:self.n_x] if self.eliminated else u
+
+    def _unknowns(self, t: np.ndarray, u: np.ndarray) -> np.ndarray:
+        """y = [x; z] (rows: times) from the solver's scaled unknowns (rows: times)."""
+        u = np.atleast_2d(u)
+        if not self.eliminated:
+            return u * self.nominal
+        xs = u * self.nominal[:self.n_x]
+        k = xs.shape[0]
+        t = np.atleast_1d(np.asarray(t, float)).reshape(1, -1)
+        zs = np.array(self._z_of.map(k)(t, xs.T, np.tile(self._p.reshape(-1, 1), (1, k))))
+        return np.hstack([xs, zs.T.reshape(k, self.n_z)])
 
     # -- set-up ------------------------------------------------------------------------------
     def begin(self, nominal: np.ndarray, settings: Settings, progress=None,
@@ -316,7 +394,7 @@ class Problem:
             return
         g = self._g_raw
         g.arg["t"][0] = t
-        g.arg["u"][:] = y / self.nominal
+        g.arg["u"][:] = self._solver_unknowns(y)
         g()
         self._g.arg["live"][:] = live
         self._g.arg["hold"][:] = np.where(live, 0.0, np.where(g.out[0] < 0, -1.0, 1.0))
@@ -327,7 +405,7 @@ class Problem:
             return self._solver
         s = self.settings
         self._solver_settings = key
-        n = self.n_x + self.n_z
+        n = self.n_x if self.eliminated else self.n_x + self.n_z
         opts = dict(rtol=s.rtol, atol=s.atol, max_num_steps=s.max_num_steps)
         if s.max_step is not None:
             opts["max_step"] = float(s.max_step)
@@ -361,7 +439,7 @@ class Problem:
             return sun.ida.IDA(self._residual_function(), jacfn=self._jacobian_function(),
                                **opts)
         return sun.cvode.CVODE(self._residual_function(), jacfn=self._jacobian_function(),
-                               **opts)
+                               method=s.method, **opts)
 
     # -- callbacks (hot: closures over local names, no attribute look-ups and no Python method
     # between SUNDIALS and CasADi's buffer evaluation per call) -------------------------------
@@ -475,19 +553,19 @@ class Problem:
         ``y0 = [x; z]`` (consistent). Returns the scikit-sundae result with unscaled ``y``."""
         solver = self._solver_for()
         self._forget_events()
-        u0 = y0 / self.nominal
+        u0 = self._solver_unknowns(y0)
         with self._quiet():
             if self.is_dae:
                 out = solver.solve(tspan, u0, self.start_derivative(float(tspan[0]), u0))
             else:
                 out = solver.solve(tspan, u0)
-        out.y = out.y * self.nominal
+        out.y = self._unknowns(out.t, out.y)
         return out
 
     def init_step(self, t0: float, y0: np.ndarray) -> None:
         solver = self._solver_for()
         self._forget_events()
-        u0 = y0 / self.nominal
+        u0 = self._solver_unknowns(y0)
         with self._quiet():
             if self.is_dae:
                 solver.init_step(t0, u0, self.start_derivative(t0, u0))
@@ -496,9 +574,9 @@ class Problem:
 
     def step(self, t_out: float, t_stop: float | None):
         self._forget_events()
-        with self._quiet():
+        with contextlib.nullcontext() if self._capturing else self._quiet():
             out = self._solver_for().step(t_out, tstop=t_stop)
-        out.y = out.y * self.nominal
+        out.y = self._unknowns(out.t, out.y)
         return out
 
     def _forget_events(self) -> None:
@@ -508,6 +586,19 @@ class Problem:
         if roots is not None:
             roots._i, roots._t, roots._y = [], [], []
             roots._i_cnt[:] = 0
+
+    @contextlib.contextmanager
+    def stepping(self):
+        """Around a series of :meth:`step` calls: SUNDIALS' messages captured once for all of
+        them (capturing a file descriptor costs more than a step that only interpolates)."""
+        with self._quiet():
+            self._capturing = True
+            try:
+                yield
+            finally:
+                self._capturing = False
+
+    _capturing = False
 
     @contextlib.contextmanager
     def _quiet(self):

@@ -63,3 +63,35 @@ def test_swing_timing_matches_the_exact_period(compiled):
     back = [np.interp(0.0, [x[k], x[k + 1]], [sol.t[k], sol.t[k + 1]])
             for k in range(x.size - 1) if x[k] < 0 <= x[k + 1]]
     assert back[0] == pytest.approx(3 * period / 4, rel=1e-6)
+
+
+def test_a_fine_output_grid_costs_no_more_state_checks_than_the_default_one(compiled,
+                                                                            monkeypatch):
+    # the choice is checked at most once in each of RESELECT_CHECKS intervals of the run: at
+    # every point of the default grid or a coarser one, at every tenth point of a 10x finer one
+    from acausal.run import hybrid
+
+    calls = []
+    original = hybrid.HybridSimulation.choose_states
+
+    def counted(self, t, v, q_ref, forced=False):
+        calls.append(t)
+        return original(self, t, v, q_ref, forced)
+
+    monkeypatch.setattr(hybrid.HybridSimulation, "choose_states", counted)
+    runs = {}
+    for n_points in (101, 5001):
+        calls.clear()
+        runs[n_points] = compiled.simulate(2.0, n_points=n_points, rtol=1e-8, atol=1e-10)
+        runs[n_points].checks = list(calls)
+    # the first call chooses from the consistent start values, then one per output point
+    # except the last (101 points) or at most one per interval (5001 points)
+    assert len(runs[101].checks) == 1 + 99
+    assert len(runs[5001].checks) <= 1 + hybrid.RESELECT_CHECKS
+    assert len(runs[5001].checks) >= hybrid.RESELECT_CHECKS - 1
+    for sol in runs.values():
+        energy = 0.5 * (sol["vx"] ** 2 + sol["vy"] ** 2) + G * sol["y"]
+        assert np.max(np.abs(energy - energy[0])) < 1e-6 * G
+    # the same motion on both grids (to the solver's accuracy at the common points)
+    fine = runs[5001]
+    assert np.allclose(fine["x"][::50], runs[101]["x"], atol=1e-6)
