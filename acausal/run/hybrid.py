@@ -260,7 +260,8 @@ class HybridSimulation:
         if times.size == 0:
             return
         cur = self.cur
-        if cur.z.numel() and 0 < cur.z.numel() <= MAX_POLISHED_ALGEBRAICS:
+        if 0 < cur.z.numel() <= MAX_POLISHED_ALGEBRAICS and not sundials.linear_in_algebraics(cur):
+            # (z of a linear loop comes from a direct solve: consistent to rounding already)
             zs = polish_algebraic(cur, times, xs, zs, self.p)
         for label, arr, names in (("states", xs, cur.state_names),
                                   ("algebraic variables", zs, cur.algebraic_names)):
