@@ -160,3 +160,20 @@ def test_negative_priority_on_a_whole_chain_makes_it_the_dummy(pendulum):
 def test_negative_priority_on_one_variable_makes_its_chain_the_dummy(pendulum):
     _, _, states = select(pendulum(NEAR_HORIZONTAL, y=Variable(state_priority=-1)))
     assert states == ["vx", "x"]
+
+
+def test_large_levels_honour_priorities_over_the_whole_part(monkeypatch):
+    # A level part larger than QR_SELECTION_LIMIT is chosen by a structural matching. A spatial
+    # chain's joint angles have priority (Revolute: state_priority) and its rotation matrix
+    # entries can be the dummies everywhere; a matching that honoured priorities only row by
+    # row made joint angles of a 100-link chain dummies (and the chain a nonlinear DAE). Forced
+    # onto that path here with 8 links.
+    import acausal.compiler.structure.dummy_derivatives as dd
+    from acausal.components.multibody.chains import SpatialChain
+
+    monkeypatch.setattr(dd, "DENSE_SELECTION_LIMIT", 0)
+    monkeypatch.setattr(dd, "QR_SELECTION_LIMIT", 0)
+    n = 8
+    cs = compile(SpatialChain(n=n))
+    assert sorted(cs.state_names) == sorted(f"joints[{i}].{v}" for i in range(n)
+                                            for v in ("phi", "w"))

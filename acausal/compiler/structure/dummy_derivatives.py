@@ -187,28 +187,36 @@ def _components(system: EquationSystem, g: list[int], cands: list[int]) -> list[
 
 
 def _structural_pick(j_start: np.ndarray, j_generic: np.ndarray, prios: list[float]):
-    """Priority-ordered matching of rows to columns, accepted if numerically non-singular."""
+    """Priority-ordered matching of rows to columns, accepted if numerically non-singular.
+
+    The columns of the lowest priority are tried alone first, then each next priority is
+    admitted: so a variable of a higher priority becomes a dummy only where those of lower
+    priority cannot do, over the whole part (a per-row order alone let a 100-link chain's
+    matching take joint angles, priority 1, where rotation matrix entries would do)."""
     from .matching import maximum_matching
 
     m, n = j_start.shape
-    for jac in (j_start, j_generic):
-        incidence = []
-        for r in range(m):
-            nz = [c for c in range(n) if jac[r, c] != 0.0]
-            nz.sort(key=lambda c: (prios[c], -abs(jac[r, c]), c))
-            incidence.append(nz)
-        match = maximum_matching(m, n, incidence, in_order=True)
-        if any(c == -1 for c in match.eq_to_var):
-            continue
-        cols = match.eq_to_var
-        square = ca.DM(jac[:, cols])
-        rhs = ca.DM(np.ones(m))
-        try:
-            sol = np.array(ca.solve(square, rhs, "csparse").full()).ravel()
-        except RuntimeError:
-            continue
-        if np.all(np.isfinite(sol)) and np.max(np.abs(sol)) < 1e12:
-            return list(cols)
+    prio = np.asarray(prios, float)
+    for limit in sorted(set(prios)):
+        for jac in (j_start, j_generic):
+            incidence = []
+            for r in range(m):
+                row = jac[r]
+                nz = np.nonzero((row != 0.0) & (prio <= limit))[0]
+                # lowest priority first, then the largest entry, then the column
+                incidence.append(nz[np.lexsort((nz, -np.abs(row[nz]), prio[nz]))].tolist())
+            match = maximum_matching(m, n, incidence, in_order=True)
+            if any(c == -1 for c in match.eq_to_var):
+                continue
+            cols = match.eq_to_var
+            square = ca.DM(jac[:, cols])
+            rhs = ca.DM(np.ones(m))
+            try:
+                sol = np.array(ca.solve(square, rhs, "csparse").full()).ravel()
+            except RuntimeError:
+                continue
+            if np.all(np.isfinite(sol)) and np.max(np.abs(sol)) < 1e12:
+                return list(cols)
     return None
 
 
