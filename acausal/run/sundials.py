@@ -147,11 +147,16 @@ def problem_for(cs, rows: list[int]) -> Problem:
     return cs.cached(("sundials_problem", tuple(rows)), lambda: Problem(cs, rows))
 
 
+def algebraic_jacobian(cs) -> ca.SX:
+    """``dg/dz`` of the compiled algebraic equations (symbolic, sparse; built once)."""
+    return cs.cached("algebraic_jacobian_sx", lambda: ca.jacobian(cs.alg, cs.z))
+
+
 def linear_in_algebraics(cs) -> bool:
     """Whether the algebraic equations ``g(t, x, z, p) = 0`` are linear in z (a linear loop
     that tearing left), so that z can be solved inside the right-hand side."""
     return cs.cached("linear_in_algebraics", lambda: not ca.depends_on(
-        ca.jacobian(cs.alg, cs.z), cs.z))
+        algebraic_jacobian(cs), cs.z))
 
 
 def nominal_values(cs, x0: np.ndarray, z0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -292,7 +297,7 @@ class Problem:
         solve."""
         n_x = self.n_x
         zero = ca.DM.zeros(self.n_z)
-        a_sx = ca.jacobian(cs.alg, cs.z)
+        a_sx = algebraic_jacobian(cs)
         b_sx = ca.substitute(cs.alg, cs.z, zero)
         linear = ca.Function("linear_loop", [cs.t, cs.x, cs.p], [a_sx, b_sx])
         ode = ca.Function("ode", [cs.t, cs.x, cs.z, cs.p], [cs.ode, g_rows])
