@@ -1,0 +1,744 @@
+"""A spatial pendulum chain of N links in acausal, Exudyn and MuJoCo: times and accuracy in one run.
+
+The model (the same in all three tools, SI units)
+-------------------------------------------------
+* Gravity g = 9.80665 m/s2 along -y (acausal's multibody ``World()`` default).
+* N rigid links, each a uniform box 0.5 m long along its local z axis with a 0.05 m x 0.05 m
+  cross-section and mass 1 kg: centre of mass at (0, 0, 0.25) in the link frame, inertia about
+  it diag(I_cross, I_cross, I_len) with I_cross = m (L^2 + W^2) / 12, I_len = m (W^2 + W^2) / 12;
+  the next joint sits at (0, 0, 0.5) in the link frame.
+* Joint i (i = 0 .. N-1) is a revolute joint at the start of link i (joint 0 at the world
+  origin); its axis is x for even i and y for odd i (in the parent frame, which is the child
+  frame at angle 0). Every joint starts at 0.3 rad and at rest; no damping, no friction.
+* Simulated for 5 s (``--t-end``).
+
+The three implementations
+-------------------------
+* **acausal**: ``World``, ``Revolute`` and ``BodyShape`` from ``acausal.components.multibody``,
+  compiled with ``acausal.compile`` and integrated by ``cs.simulate`` (SUNDIALS CVODES through
+  CasADi), rtol = atol = 1e-8, 501 output points.
+* **Exudyn**: one ``ObjectKinematicTree`` (minimal coordinates: one joint angle per link, the
+  composite-rigid-body mass matrix, joint offsets from the parent joint, COM inertias in link
+  coordinates, ``RevoluteX``/``RevoluteY`` joints), see the Exudyn documentation of
+  ObjectKinematicTree and SensorKinematicTree (https://exudyn.readthedocs.io, items
+  "ObjectKinematicTree", "SensorKinematicTree"). Integrated by ``mbs.SolveDynamic`` with the
+  explicit ``DynamicSolverType.DOPRI5`` and automatic step size (``automaticStepSize``,
+  ``relativeTolerance`` = ``absoluteTolerance`` = 1e-8, largest step 0.05 s via
+  ``numberOfSteps``, first step 1e-3 s), see the Exudyn documentation of the explicit solvers
+  and ``TimeIntegrationSettings``.
+* **MuJoCo**: an MJCF model of N nested bodies, each with a ``hinge`` joint at its origin, an
+  ``<inertial pos="0 0 0.25" mass="1" diaginertia=...>`` and the next body at (0, 0, 0.5); a
+  site at (0, 0, 0.5) of the last body marks the tip; ``<option gravity="0 -9.80665 0"
+  timestep="5e-4" integrator="RK4">`` with ``<flag contact="disable" energy="enable"/>``, see the
+  MuJoCo documentation (https://mujoco.readthedocs.io: XML reference, "option/flag";
+  programming guide, "rollout"). Fixed step RK4, so its accuracy is that of the step size, not
+  of a tolerance.
+
+What is timed (``time.perf_counter``, best of ``--repeat``)
+------------------------------------------------------------
+* ``build_s``: acausal ``compile(model)`` (the component tree is built outside the timer);
+  Exudyn: creating the system, its node, kinematic tree and sensors, and ``mbs.Assemble()``;
+  MuJoCo: ``MjModel.from_xml_string``.
+* ``simulate_s``: acausal ``cs.simulate(t_end, ...)`` (initialisation, solver set-up,
+  integration, output); Exudyn ``mbs.SolveDynamic`` (sensors store the joint coordinates
+  and velocities 500 times and the tip position); MuJoCo ``mujoco.rollout.rollout`` over
+  t_end / 5e-4 steps (the stepping loop in C, one thread; the script falls back to a Python
+  loop of ``mujoco.mj_step`` where ``mujoco.rollout`` does not exist and says so in the
+  ``integrator`` column).
+* ``sim/exu``: simulate_s divided by Exudyn's simulate_s at the same N.
+* ``steps`` / ``rhs``: what the tool reports: acausal the right-hand-side evaluations counted
+  by its solver wrapper; Exudyn the accepted (``it.currentStepIndex``) and rejected steps;
+  MuJoCo the fixed number of steps (RK4: 4 evaluations of the dynamics per step).
+
+Accuracy checks (not timed)
+---------------------------
+* Tip position (end of the last link) at t_end against a tight reference: Exudyn DOPRI5 with
+  rtol = atol = 1e-12 (or, without Exudyn, acausal with rtol = atol = 1e-11). Its uncertainty is
+  its difference from the same solver at 10 times the tolerance. A tip error within 1e-6
+  passes (``tip_ok``) where that uncertainty is below 1e-7; otherwise the error is printed but
+  not judged (``tip_ok`` null). The chain is chaotic: the 5 s tip is well defined at N = 5 and
+  20 (uncertainty ~1e-8 at N = 20, where none of the timed runs meets 1e-6), but not at N = 50,
+  where runs at 1e-8, 1e-10, 1e-11 differ by about 1 m and DOPRI5 at 1e-11 already runs into
+  its round-off floor (the step size control hits ``minimumStepSize`` = 1e-8 s). The reference
+  runs therefore have a watchdog (a pre-step function: stop at the smallest step or after
+  --max-seconds / 2) and are not attempted at larger N once one was unusable. ``--check`` also
+  runs acausal at 1e-11 and MuJoCo RK4 at dt = 6.25e-5 at t_end and prints the three and their
+  differences (independent formulations: absolute coordinates with a DAE compiler, minimal
+  coordinates with a recursive algorithm, and MuJoCo's own). MuJoCo's RK4 at dt = 5e-4 is not
+  expected to meet 1e-6: its error is reported, never a failure.
+* Energy drift: max over the output points of |E(t) - E(0)| divided by the energy scale, the
+  largest kinetic energy over the run (the potential energy is only defined up to a constant,
+  the kinetic energy is the energy that actually moves). E is kinetic + gravity potential
+  (m g y of every centre of mass). acausal:
+  ``acausal.components.multibody.energy.mechanical_energy`` from the solution; Exudyn: this
+  script's own forward kinematics (numpy) from the stored joint angles and velocities; MuJoCo:
+  ``data.energy`` (potential + kinetic, with ``mjENBL_ENERGY``; MuJoCo's potential energy is
+  -sum m g.x_com, the same sign and zero as here: E(0) agrees with the other two) evaluated on
+  ~500 of the rollout's states.
+* ``--check``: before any timing matters, shows that the three tools simulate the same system:
+  the initial position of every joint in acausal, Exudyn, MuJoCo and the numpy forward
+  kinematics; the tip at t = 0.5 s in all three (acausal and Exudyn at tolerance 1e-8 must agree
+  within 1e-6); the initial energy of each; the numpy forward kinematics against Exudyn's own
+  tip sensor; and the tight references at t_end. Exits with status 1 when a check fails.
+
+Usage::
+
+    python benchmarks/multibody_peers.py                       # N = 5, 20, 50, 100, all tools
+    python benchmarks/multibody_peers.py --sizes 5 20 --repeat 3
+    python benchmarks/multibody_peers.py --tools exudyn mujoco --t-end 2
+    python benchmarks/multibody_peers.py --json                # one JSON list on stdout only
+    python benchmarks/multibody_peers.py --quick               # N = 3, 0.5 s (smoke test)
+    python benchmarks/multibody_peers.py --check               # cross-checks at N = 2 and 5
+
+A tool that is not installed is reported in one line and left out. A tool whose estimated time at
+the next size (the previous size's build + simulate time scaled by (N_next / N_prev)^2) exceeds
+``--max-seconds`` (120) skips the larger sizes with a note; nothing is killed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from acausal import Component, Variable, compile, connect
+from acausal.components.multibody import BodyShape, Revolute, World
+from acausal.components.multibody.energy import mechanical_energy
+
+# -- the model ----------------------------------------------------------------------------------
+LENGTH, WIDTH, MASS, GRAVITY = 0.5, 0.05, 1.0, 9.80665
+I_CROSS = MASS * (LENGTH**2 + WIDTH**2) / 12
+I_LEN = MASS * (WIDTH**2 + WIDTH**2) / 12
+PHI0 = 0.3
+T_END = 5.0
+
+# -- solver settings ----------------------------------------------------------------------------
+TOL = 1e-8                 # rtol = atol of acausal and Exudyn in the timed runs
+REFERENCE_TOL = 1e-12      # Exudyn DOPRI5 reference
+ACAUSAL_REFERENCE_TOL = 1e-11
+TIP_TOL = 1e-6             # accuracy requirement on the tip at t_end
+CHECK_TOL = 1e-6           # acausal vs Exudyn at t = 0.5 s (both at TOL) in --check
+EXUDYN_MAX_STEP = 0.05     # s, Exudyn's largest step (t_end / numberOfSteps)
+EXUDYN_FIRST_STEP = 1e-3   # s
+MUJOCO_DT = 5e-4           # s, MuJoCo RK4 step
+MUJOCO_REFERENCE_DT = MUJOCO_DT / 8   # --check: RK4 error ~dt^4, 4096 times smaller
+N_INTERVALS = 500          # output / energy sampling intervals
+TOOLS = ("acausal", "exudyn", "mujoco")
+INSTALL_HINT = "pip install -e '.[bench]'"
+
+
+def joint_axis(i: int) -> int:
+    """Index of joint i's axis: x (0) for even i, y (1) for odd i."""
+    return 0 if i % 2 == 0 else 1
+
+
+# -- numpy forward kinematics (independent of the three tools) ----------------------------------
+def _rotations(axis: int, angle: np.ndarray) -> np.ndarray:
+    """Rotation matrices (k, 3, 3) about coordinate axis ``axis`` by the angles (k,)."""
+    c, s = np.cos(angle), np.sin(angle)
+    rot = np.zeros(angle.shape + (3, 3))
+    j, k = [(1, 2), (2, 0)][axis]
+    rot[:, axis, axis] = 1.0
+    rot[:, j, j] = c
+    rot[:, k, k] = c
+    rot[:, j, k] = -s
+    rot[:, k, j] = s
+    return rot
+
+
+def chain_kinematics(q: np.ndarray, qd: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Joint origins (k, N, 3), tip (k, 3), kinetic and potential energy (k,) of the chain for
+    joint angles ``q`` and velocities ``qd`` of shape (k, N)."""
+    q = np.atleast_2d(q)
+    qd = np.zeros_like(q) if qd is None else np.atleast_2d(qd)
+    k, n = q.shape
+    rot = np.broadcast_to(np.eye(3), (k, 3, 3))
+    origin, omega, velocity = np.zeros((k, 3)), np.zeros((k, 3)), np.zeros((k, 3))
+    inertia = np.diag([I_CROSS, I_CROSS, I_LEN])
+    origins = np.empty((k, n, 3))
+    kinetic, potential = np.zeros(k), np.zeros(k)
+    for i in range(n):
+        if i > 0:  # the joint sits at the end of the previous link
+            arm = rot[:, :, 2] * LENGTH
+            origin = origin + arm
+            velocity = velocity + np.cross(omega, arm)
+        rot = rot @ _rotations(joint_axis(i), q[:, i])
+        omega = omega + rot[:, :, joint_axis(i)] * qd[:, i:i + 1]
+        origins[:, i] = origin
+        to_com = rot[:, :, 2] * (LENGTH / 2)
+        v_com = velocity + np.cross(omega, to_com)
+        w_body = np.einsum("kji,kj->ki", rot, omega)
+        kinetic += 0.5 * MASS * np.sum(v_com**2, axis=1) \
+            + 0.5 * np.einsum("ki,ij,kj->k", w_body, inertia, w_body)
+        potential += MASS * GRAVITY * (origin[:, 1] + to_com[:, 1])
+    tip = origin + rot[:, :, 2] * LENGTH
+    return {"origins": origins, "tip": tip, "kinetic": kinetic, "potential": potential}
+
+
+# -- one tool run -------------------------------------------------------------------------------
+@dataclass
+class Run:
+    """The result of one tool at one size."""
+
+    build_s: float
+    simulate_s: float
+    tip: np.ndarray                  # tip position at t_end
+    energy: np.ndarray | None        # total energy at the output points
+    kinetic: np.ndarray | None       # kinetic energy at the output points
+    integrator: str
+    steps: int | None = None
+    rhs: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def drift(self) -> tuple[float | None, float | None]:
+        """(max |E - E(0)| / max kinetic energy, max kinetic energy)."""
+        if self.energy is None or self.kinetic is None:
+            return None, None
+        scale = float(np.max(self.kinetic))
+        if not scale > 0:
+            return None, scale
+        return float(np.max(np.abs(self.energy - self.energy[0])) / scale), scale
+
+
+# -- acausal ------------------------------------------------------------------------------------
+class Chain(Component):
+    """N revolute joints (axes x, y, x, ...) each followed by a 0.5 m link along z."""
+
+    def __init__(self, n: int = 20, **kw: Any):
+        super().__init__(**kw)
+        self.world = World()
+        self.joints = [Revolute(n=(1, 0, 0) if joint_axis(i) == 0 else (0, 1, 0),
+                                phi=Variable(start=PHI0, fixed=True),
+                                w=Variable(start=0.0, fixed=True)) for i in range(n)]
+        self.links = [BodyShape(r=(0.0, 0.0, LENGTH), r_CM=(0.0, 0.0, LENGTH / 2), m=MASS,
+                                I_11=I_CROSS, I_22=I_CROSS, I_33=I_LEN) for _ in range(n)]
+
+    def connections(self) -> list:
+        out = [connect(self.world.frame_b, self.joints[0].frame_a)]
+        for i, (joint, link) in enumerate(zip(self.joints, self.links)):
+            out.append(connect(joint.frame_b, link.frame_a))
+            if i + 1 < len(self.joints):
+                out.append(connect(link.frame_b, self.joints[i + 1].frame_a))
+        return out
+
+
+def run_acausal(n: int, t_end: float, tol: float = TOL, repeat: int = 1) -> Run:
+    best_build = best_sim = math.inf
+    for _ in range(repeat):
+        model = Chain(n)
+        t0 = time.perf_counter()
+        cs = compile(model)
+        best_build = min(best_build, time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        sol = cs.simulate(t_end, rtol=tol, atol=tol, n_points=N_INTERVALS + 1, progress=False)
+        best_sim = min(best_sim, time.perf_counter() - t0)
+    kinetic, potential = mechanical_energy(sol, cs, model.links, split=True)
+    tip = np.asarray(sol[f"links[{n - 1}].frame_b.r_0"], dtype=float)[:, -1]
+    origins0 = np.array([np.asarray(sol[f"links[{i}].frame_a.r_0"], dtype=float)[:, 0]
+                         for i in range(n)])
+    stats = getattr(sol, "stats", {}) or {}
+    q = np.array([np.asarray(sol[f"joints[{i}].phi"], dtype=float) for i in range(n)]).T
+    qd = np.array([np.asarray(sol[f"joints[{i}].w"], dtype=float) for i in range(n)]).T
+    return Run(best_build, best_sim, tip, kinetic + potential, kinetic,
+               f"CVODES rtol=atol={tol:g}", rhs=stats.get("rhs_evaluations"),
+               extra={"sol": sol, "t": np.asarray(sol.t), "origins0": origins0, "q": q,
+                      "qd": qd})
+
+
+# -- Exudyn -------------------------------------------------------------------------------------
+def _exudyn_settings(exu: Any, t_end: float, tol: float) -> Any:
+    settings = exu.SimulationSettings()
+    ti = settings.timeIntegration
+    ti.endTime = t_end
+    ti.numberOfSteps = max(1, math.ceil(t_end / EXUDYN_MAX_STEP))  # largest step t_end / this
+    ti.automaticStepSize = True
+    ti.initialStepSize = min(EXUDYN_FIRST_STEP, t_end)
+    ti.relativeTolerance = tol
+    ti.absoluteTolerance = tol
+    ti.verboseMode = 0
+    if hasattr(settings, "solution"):  # Exudyn >= 1.10 names
+        settings.solution.file.write = False
+        settings.solution.sensors.writePeriod = t_end / N_INTERVALS
+    else:
+        settings.solutionSettings.writeSolutionToFile = False
+        settings.solutionSettings.sensorsWritePeriod = t_end / N_INTERVALS
+    return settings
+
+
+def build_exudyn(exu: Any, n: int, link_sensors: bool = False) -> tuple[Any, Any, dict]:
+    """The chain as one Exudyn ObjectKinematicTree; returns the system container (which must
+    outlive the system), the system and its sensor numbers."""
+    import exudyn.itemInterface as ei
+
+    container = exu.SystemContainer()
+    mbs = container.AddSystem()
+    node = mbs.AddNode(ei.NodeGenericODE2(referenceCoordinates=[0.0] * n,
+                                          initialCoordinates=[PHI0] * n,
+                                          initialCoordinates_t=[0.0] * n,
+                                          numberOfODE2Coordinates=n))
+    joint_types = [exu.JointType.RevoluteX, exu.JointType.RevoluteY]
+    tree = mbs.AddObject(ei.ObjectKinematicTree(
+        nodeNumber=node, gravity=[0.0, -GRAVITY, 0.0],
+        jointTypes=[joint_types[joint_axis(i)] for i in range(n)],
+        linkParents=list(range(-1, n - 1)),
+        jointTransformations=exu.Matrix3DList([np.eye(3)] * n),
+        # the offset of joint i from joint i-1, in link i-1 coordinates: the end of link i-1
+        jointOffsets=exu.Vector3DList([[0.0, 0.0, 0.0]] + [[0.0, 0.0, LENGTH]] * (n - 1)),
+        linkInertiasCOM=exu.Matrix3DList([np.diag([I_CROSS, I_CROSS, I_LEN])] * n),
+        linkCOMs=exu.Vector3DList([[0.0, 0.0, LENGTH / 2]] * n),
+        linkMasses=[MASS] * n))
+    out = exu.OutputVariableType
+    sensors = {
+        "tip": mbs.AddSensor(ei.SensorKinematicTree(
+            objectNumber=tree, linkNumber=n - 1, localPosition=[0.0, 0.0, LENGTH],
+            outputVariableType=out.Position, storeInternal=True, writeToFile=False)),
+        "q": mbs.AddSensor(ei.SensorNode(nodeNumber=node, outputVariableType=out.Coordinates,
+                                         storeInternal=True, writeToFile=False)),
+        "qd": mbs.AddSensor(ei.SensorNode(nodeNumber=node, outputVariableType=out.Coordinates_t,
+                                          storeInternal=True, writeToFile=False)),
+    }
+    if link_sensors:  # the joint origins, for --check
+        sensors["origins"] = [mbs.AddSensor(ei.SensorKinematicTree(
+            objectNumber=tree, linkNumber=i, localPosition=[0.0, 0.0, 0.0],
+            outputVariableType=out.Position, storeInternal=True, writeToFile=False))
+            for i in range(n)]
+    mbs.Assemble()
+    return container, mbs, sensors
+
+
+class Unfinished(RuntimeError):
+    """A reference run stopped by its watchdog before t_end."""
+
+
+def _watchdog(seconds: float, min_step: float, why: list[str]) -> Any:
+    """An Exudyn pre-step function that stops the solver (returns False) after ``seconds`` of
+    wall time or once the step size control has hit ``min_step`` (DOPRI5 then goes on at the
+    smallest step and may need hours; Exudyn's own CPU timeout is not checked there)."""
+    deadline = time.perf_counter() + seconds
+
+    def pre_step(mbs: Any, t: float) -> bool:
+        if mbs.sys["dynamicSolver"].it.currentStepSize <= min_step * (1 + 1e-9):
+            why.append(f"the step size control hit minimumStepSize = {min_step:g} s at "
+                       f"t = {t:.3g} s (round-off floor of the tolerance)")
+            return False
+        if time.perf_counter() > deadline:
+            why.append(f"not finished within {seconds:g} s (at t = {t:.3g} s)")
+            return False
+        return True
+
+    return pre_step
+
+
+def run_exudyn(n: int, t_end: float, tol: float = TOL, repeat: int = 1,
+               link_sensors: bool = False, watchdog_s: float | None = None) -> Run:
+    """Build and solve the Exudyn chain. With ``watchdog_s`` (for the untimed references: a
+    Python function runs before every step) the solver stops after so many seconds or when the
+    step size reaches its lower limit, and :class:`Unfinished` is raised."""
+    import exudyn as exu
+
+    best_build = best_sim = math.inf
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        container, mbs, sensors = build_exudyn(exu, n, link_sensors)
+        best_build = min(best_build, time.perf_counter() - t0)
+        origins0 = np.array([mbs.GetSensorValues(s) for s in sensors.get("origins", [])])
+        settings = _exudyn_settings(exu, t_end, tol)
+        why: list[str] = []
+        if watchdog_s is not None:
+            mbs.SetPreStepUserFunction(
+                _watchdog(watchdog_s, settings.timeIntegration.minimumStepSize, why))
+        t0 = time.perf_counter()
+        ok = mbs.SolveDynamic(settings, solverType=exu.DynamicSolverType.DOPRI5)
+        best_sim = min(best_sim, time.perf_counter() - t0)
+        if not ok:
+            raise RuntimeError(f"Exudyn SolveDynamic failed (N = {n})")
+        if why:
+            raise Unfinished(f"Exudyn DOPRI5 {tol:g} stopped: {why[0]}")
+    tip = np.array(mbs.GetSensorValues(sensors["tip"]), dtype=float)
+    q = np.asarray(mbs.GetSensorStoredData(sensors["q"]))
+    qd = np.asarray(mbs.GetSensorStoredData(sensors["qd"]))
+    kin = chain_kinematics(q[:, 1:], qd[:, 1:])
+    it = mbs.sys["dynamicSolver"].it
+    del container
+    return Run(best_build, best_sim, tip, kin["kinetic"] + kin["potential"], kin["kinetic"],
+               f"DOPRI5 rtol=atol={tol:g}", steps=int(it.currentStepIndex),
+               extra={"rejected": int(it.rejectedAutomaticStepSizeSteps), "t": q[:, 0],
+                      "origins0": origins0, "fk_tip": kin["tip"][-1], "q": q[:, 1:],
+                      "qd": qd[:, 1:]})
+
+
+# -- MuJoCo -------------------------------------------------------------------------------------
+def mujoco_xml(n: int, dt: float = MUJOCO_DT) -> str:
+    """MJCF of the chain: N nested bodies, the hinge of each at its body origin."""
+    body = f'<site name="tip" pos="0 0 {LENGTH!r}"/>'
+    for i in reversed(range(n)):
+        axis = ("1 0 0", "0 1 0")[joint_axis(i)]
+        pos = "0 0 0" if i == 0 else f"0 0 {LENGTH!r}"
+        body = (f'<body name="link{i}" pos="{pos}">'
+                f'<joint name="joint{i}" type="hinge" axis="{axis}"/>'
+                f'<inertial pos="0 0 {LENGTH / 2!r}" mass="{MASS!r}" '
+                f'diaginertia="{I_CROSS!r} {I_CROSS!r} {I_LEN!r}"/>{body}</body>')
+    return (f'<mujoco model="chain{n}">'
+            f'<option gravity="0 {-GRAVITY!r} 0" timestep="{dt!r}" integrator="RK4">'
+            '<flag contact="disable" energy="enable"/></option>'
+            f"<worldbody>{body}</worldbody></mujoco>")
+
+
+def run_mujoco(n: int, t_end: float, repeat: int = 1, dt: float = MUJOCO_DT) -> Run:
+    import mujoco
+
+    try:
+        from mujoco import rollout
+    except ImportError:
+        rollout = None
+    nstep = max(1, math.ceil(t_end / dt - 1e-9))
+    dt = t_end / nstep
+    spec = mujoco.mjtState.mjSTATE_FULLPHYSICS
+    best_build = best_sim = math.inf
+    for _ in range(repeat):
+        xml = mujoco_xml(n, dt)
+        t0 = time.perf_counter()
+        model = mujoco.MjModel.from_xml_string(xml)
+        best_build = min(best_build, time.perf_counter() - t0)
+        data = mujoco.MjData(model)
+        data.qpos[:] = PHI0
+        data.qvel[:] = 0.0
+        mujoco.mj_forward(model, data)
+        origins0 = np.array(data.xpos[1:])
+        state0 = np.empty(mujoco.mj_stateSize(model, spec))
+        mujoco.mj_getState(model, data, state0, spec)
+        if rollout is not None:
+            t0 = time.perf_counter()
+            states, _ = rollout.rollout(model, data, state0, nstep=nstep)
+            best_sim = min(best_sim, time.perf_counter() - t0)
+            states = np.concatenate([state0[None], states[0]])
+        else:
+            states = np.empty((nstep + 1, state0.size))
+            states[0] = state0
+            t0 = time.perf_counter()
+            for k in range(nstep):
+                mujoco.mj_step(model, data)
+                mujoco.mj_getState(model, data, states[k + 1], spec)
+            best_sim = min(best_sim, time.perf_counter() - t0)
+    samples = np.unique(np.linspace(0, nstep, N_INTERVALS + 1).round().astype(int))
+    energy, kinetic, t = (np.empty(samples.size) for _ in range(3))
+    for j, k in enumerate(samples):
+        mujoco.mj_setState(model, data, states[k], spec)
+        mujoco.mj_forward(model, data)
+        energy[j], kinetic[j], t[j] = data.energy[0] + data.energy[1], data.energy[1], data.time
+    mujoco.mj_setState(model, data, states[-1], spec)
+    mujoco.mj_forward(model, data)
+    tip = np.array(data.site_xpos[0], dtype=float)
+    stepper = "rollout" if rollout is not None else "Python mj_step loop"
+    return Run(best_build, best_sim, tip, energy, kinetic, f"RK4 dt={dt:g} ({stepper})",
+               steps=nstep, rhs=4 * nstep, extra={"t": t, "origins0": origins0})
+
+
+RUNNERS = {"acausal": run_acausal, "exudyn": run_exudyn, "mujoco": run_mujoco}
+
+
+def available(tool: str) -> bool:
+    """Whether a peer package imports (acausal always does: this script imports it)."""
+    if tool == "acausal":
+        return True
+    try:
+        importlib.import_module(tool)
+    except ImportError:
+        return False
+    return True
+
+
+@dataclass
+class Reference:
+    """The tight reference of the tip at t_end, with its own uncertainty: the difference from
+    the same solver at a 10 times larger tolerance."""
+
+    tip: np.ndarray | None
+    name: str
+    uncertainty: float | None = None
+    note: str | None = None
+
+    def usable(self) -> bool:
+        """Whether it can judge a tip error of TIP_TOL."""
+        return self.uncertainty is not None and self.uncertainty <= TIP_TOL / 10
+
+
+def reference_tip(n: int, t_end: float, budget: float) -> Reference:
+    """Exudyn DOPRI5 at 1e-12 (else acausal at 1e-11), compared with the same at 10 times the
+    tolerance; each Exudyn run stops after ``budget`` seconds or at its smallest step."""
+    if available("exudyn"):
+        name, tols = f"exudyn DOPRI5 {REFERENCE_TOL:g}", (10 * REFERENCE_TOL, REFERENCE_TOL)
+
+        def solve(tol: float) -> np.ndarray:
+            return run_exudyn(n, t_end, tol, watchdog_s=budget).tip
+    else:
+        name = f"acausal CVODES {ACAUSAL_REFERENCE_TOL:g}"
+        tols = (10 * ACAUSAL_REFERENCE_TOL, ACAUSAL_REFERENCE_TOL)
+
+        def solve(tol: float) -> np.ndarray:
+            return run_acausal(n, t_end, tol).tip
+    tips = []
+    for tol in tols:
+        try:
+            tips.append(solve(tol))
+        except Unfinished as err:
+            return Reference(None, name, note=f"no reference: {err}")
+    uncertainty = float(np.max(np.abs(tips[1] - tips[0])))
+    ref = Reference(tips[1], name, uncertainty)
+    if not ref.usable():
+        ref.note = (f"tip not judged: the reference changes by {uncertainty:.1e} m between "
+                    f"tolerances {tols[0]:g} and {tols[1]:g} (chaotic motion)")
+    return ref
+
+
+# -- the benchmark ------------------------------------------------------------------------------
+def record(tool: str, n: int, t_end: float, run: Run | None, ref: Reference,
+           note: str | None = None) -> dict[str, Any]:
+    rec: dict[str, Any] = {"tool": tool, "N": n, "t_end": t_end, "build_s": None,
+                           "simulate_s": None, "ratio_exudyn": None, "tip": None,
+                           "tip_error": None, "tip_ok": None, "energy_drift": None,
+                           "energy_scale": None, "steps": None, "rhs_evaluations": None,
+                           "integrator": None, "reference": ref.name,
+                           "reference_uncertainty": ref.uncertainty,
+                           "reference_note": ref.note, "note": note}
+    if run is None:
+        return rec
+    drift, scale = run.drift()
+    rec.update(build_s=run.build_s, simulate_s=run.simulate_s, tip=run.tip.tolist(),
+               energy_drift=drift, energy_scale=scale, steps=run.steps,
+               rhs_evaluations=run.rhs, integrator=run.integrator)
+    if ref.tip is not None:
+        err = float(np.max(np.abs(run.tip - ref.tip)))
+        rec.update(tip_error=err, tip_ok=bool(err <= TIP_TOL) if ref.usable() else None)
+    if "rejected" in run.extra:
+        rec["note"] = f"{run.extra['rejected']} rejected steps"
+    return rec
+
+
+def over_budget(last: tuple[int, float] | None, n: int, max_seconds: float) -> str | None:
+    """Why a run at size n is skipped: its time estimated from the previous size (scaled by
+    (n / n_prev)^2) exceeds max_seconds; None if it is not."""
+    if last is None:
+        return None
+    n_prev, s_prev = last
+    estimate = s_prev * (n / n_prev) ** 2
+    if estimate <= max_seconds:
+        return None
+    return (f"skipped from N = {n}: estimated {estimate:.0f} s from {s_prev:.1f} s at "
+            f"N = {n_prev} (> --max-seconds {max_seconds:g})")
+
+
+def benchmark(sizes: list[int], tools: list[str], t_end: float, repeat: int,
+              max_seconds: float, log: Any) -> list[dict[str, Any]]:
+    records: list[dict[str, Any]] = []
+    last: dict[str, tuple[int, float]] = {}     # tool -> (N, seconds of one build + simulate)
+    stopped: dict[str, str] = {}
+    ref_name = f"exudyn DOPRI5 {REFERENCE_TOL:g}" if available("exudyn") else \
+        f"acausal CVODES {ACAUSAL_REFERENCE_TOL:g}"
+    for n in sizes:
+        # the reference: once chaotic or unfinished, it will not be better at a larger N
+        reason = stopped.get("reference") or over_budget(last.get("reference"), n, max_seconds)
+        if reason is None:
+            print(f"N = {n}: reference ...", file=log, flush=True)
+            t0 = time.perf_counter()
+            ref = reference_tip(n, t_end, max_seconds / 2)
+            last["reference"] = (n, time.perf_counter() - t0)
+            if not ref.usable():
+                stopped["reference"] = f"no reference from N = {n} on ({ref.note})"
+        else:
+            stopped["reference"] = reason
+            ref = Reference(None, ref_name, note=reason)
+        unc = "" if ref.uncertainty is None else f", uncertainty {ref.uncertainty:.1e} m"
+        print(f"N = {n}: reference tip at t = {t_end:g} s ({ref.name}): {ref.tip}{unc}"
+              + (f"; {ref.note}" if ref.note else ""), file=log)
+        row: list[dict[str, Any]] = []
+        for tool in tools:
+            if tool not in stopped:
+                reason = over_budget(last.get(tool), n, max_seconds)
+                if reason is not None:
+                    stopped[tool] = reason
+                    print(f"{tool}: {reason}", file=log)
+            if tool in stopped:
+                row.append(record(tool, n, t_end, None, ref, stopped[tool]))
+                continue
+            print(f"N = {n}: {tool} ...", file=log, flush=True)
+            run = RUNNERS[tool](n, t_end, repeat=repeat)
+            last[tool] = (n, run.build_s + run.simulate_s)
+            row.append(record(tool, n, t_end, run, ref))
+        exudyn_sim = next((r["simulate_s"] for r in row if r["tool"] == "exudyn"), None)
+        for r in row:
+            if exudyn_sim and r["simulate_s"] is not None:
+                r["ratio_exudyn"] = r["simulate_s"] / exudyn_sim
+        records += row
+    return records
+
+
+def _fmt(value: Any, spec: str, width: int) -> str:
+    return f"{'-':>{width}}" if value is None else f"{value:>{width}{spec}}"
+
+
+def print_table(records: list[dict[str, Any]]) -> None:
+    print(f"{'tool':<8} {'N':>4} {'build_s':>8} {'simulate_s':>10} {'sim/exu':>8} "
+          f"{'tip_err':>8} {'tip_ok':>6} {'E_drift':>8} {'steps':>6} {'rhs':>7}  integrator")
+    for r in records:
+        if r["simulate_s"] is None:
+            print(f"{r['tool']:<8} {r['N']:>4}  {r['note']}")
+            continue
+        ok = {None: "-", True: "yes", False: "no"}[r["tip_ok"]]
+        print(f"{r['tool']:<8} {r['N']:>4} {_fmt(r['build_s'], '.4f', 8)} "
+              f"{_fmt(r['simulate_s'], '.3f', 10)} {_fmt(r['ratio_exudyn'], '.2f', 8)} "
+              f"{_fmt(r['tip_error'], '.1e', 8)} {ok:>6} {_fmt(r['energy_drift'], '.1e', 8)} "
+              f"{_fmt(r['steps'], 'd', 6)} {_fmt(r['rhs_evaluations'], 'd', 7)}  "
+              f"{r['integrator']}" + (f"; {r['note']}" if r["note"] else ""))
+    seen = set()
+    for r in records:
+        if r["N"] in seen:
+            continue
+        seen.add(r["N"])
+        unc = r["reference_uncertainty"]
+        print(f"reference N = {r['N']}: tip at t = {r['t_end']:g} s from {r['reference']}"
+              + ("" if unc is None else f", uncertainty {unc:.1e} m (vs 10 x its tolerance)")
+              + (f"; {r['reference_note']}" if r["reference_note"] else ""))
+
+
+# -- --check ------------------------------------------------------------------------------------
+def check(sizes: list[int], tools: list[str], t_end: float, max_seconds: float) -> bool:
+    """Print the cross-checks that the three tools simulate the same system; True if all pass."""
+    ok = True
+    t_short = min(0.5, t_end)
+
+    def verdict(value: float, limit: float) -> str:
+        nonlocal ok
+        ok = ok and bool(value <= limit)
+        return "ok" if value <= limit else f"FAIL (> {limit:g})"
+
+    for n in sizes:
+        print(f"== N = {n}")
+        fk0 = chain_kinematics(np.full((1, n), PHI0))
+        runs: dict[str, Run] = {}
+        for tool in tools:
+            if tool == "exudyn":
+                runs[tool] = run_exudyn(n, t_short, link_sensors=True)
+            else:
+                runs[tool] = RUNNERS[tool](n, t_short)
+        print(f"initial joint origins (numpy forward kinematics), tip {fk0['tip'][0]}:")
+        for i in range(n):
+            print(f"  joint {i:>2}: {fk0['origins'][0, i]}")
+        for tool, run in runs.items():
+            diff = float(np.max(np.abs(run.extra["origins0"] - fk0["origins"][0])))
+            print(f"  {tool:<8} max difference of the {n} initial joint origins: {diff:.1e} "
+                  f"{verdict(diff, 1e-12)}")
+        print(f"initial energy: numpy {fk0['potential'][0]:.12g} J; " + "; ".join(
+            f"{tool} {run.energy[0]:.12g} J" for tool, run in runs.items()))
+        for tool, run in runs.items():
+            diff = abs(run.energy[0] - fk0["potential"][0])
+            print(f"  {tool:<8} initial energy difference {diff:.1e} "
+                  f"{verdict(diff, 1e-9 * abs(fk0['potential'][0]))}")
+        print(f"tip at t = {t_short:g} s:")
+        for tool, run in runs.items():
+            print(f"  {tool:<8} {run.tip}  ({run.integrator})")
+        if "acausal" in runs and "exudyn" in runs:
+            diff = float(np.max(np.abs(runs["acausal"].tip - runs["exudyn"].tip)))
+            print(f"  acausal - exudyn: {diff:.1e} {verdict(diff, CHECK_TOL)}")
+            a, e = runs["acausal"], runs["exudyn"]
+            # acausal's joint angles through the numpy kinematics against its own energy
+            kin = chain_kinematics(a.extra["q"], a.extra["qd"])
+            diff = float(np.max(np.abs(kin["kinetic"] + kin["potential"] - a.energy)))
+            print(f"  numpy energy of acausal's joint trajectories - mechanical_energy: "
+                  f"{diff:.1e} {verdict(diff, 1e-8 * np.max(np.abs(a.energy)))}")
+            diff = float(np.max(np.abs(e.extra["fk_tip"] - e.tip)))
+            print(f"  numpy tip of Exudyn's final joint angles - Exudyn's tip sensor: "
+                  f"{diff:.1e} {verdict(diff, 1e-12)}")
+        if "mujoco" in runs and "exudyn" in runs:
+            diff = float(np.max(np.abs(runs["mujoco"].tip - runs["exudyn"].tip)))
+            print(f"  mujoco - exudyn: {diff:.1e} (RK4 dt = {MUJOCO_DT:g}: not checked)")
+        print(f"tight references at t = {t_end:g} s:")
+        refs = {}
+        if available("exudyn"):
+            try:
+                refs["exudyn"] = run_exudyn(n, t_end, REFERENCE_TOL, watchdog_s=max_seconds)
+            except Unfinished as err:
+                print(f"  exudyn   {err}")
+        refs["acausal"] = run_acausal(n, t_end, ACAUSAL_REFERENCE_TOL)
+        if available("mujoco"):
+            refs["mujoco"] = run_mujoco(n, t_end, dt=MUJOCO_REFERENCE_DT)
+        for tool, run in refs.items():
+            print(f"  {tool:<8} {run.tip}  ({run.integrator}, simulate {run.simulate_s:.2f} s)")
+        for tool in ("acausal", "mujoco"):
+            if tool in refs and "exudyn" in refs:
+                diff = float(np.max(np.abs(refs[tool].tip - refs["exudyn"].tip)))
+                print(f"  {tool} - exudyn: {diff:.1e} (the tip tolerance of the benchmark is "
+                      f"{TIP_TOL:g})")
+    print("all checks passed" if ok else "SOME CHECKS FAILED")
+    return ok
+
+
+@contextlib.contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """Send everything written to stdout (also by compiled code) to stderr meanwhile."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=None,
+                        help="numbers of links (default 5 20 50 100; --check: 2 5)")
+    parser.add_argument("--tools", nargs="+", choices=TOOLS, default=list(TOOLS))
+    parser.add_argument("--t-end", type=float, default=None, help="simulated time (5 s)")
+    parser.add_argument("--repeat", type=int, default=1, help="best of K runs")
+    parser.add_argument("--max-seconds", type=float, default=120.0,
+                        help="skip larger sizes of a tool whose estimated run exceeds this")
+    parser.add_argument("--quick", action="store_true", help="N = 3, 0.5 s (smoke test)")
+    parser.add_argument("--json", action="store_true",
+                        help="one JSON list of records on stdout, nothing else")
+    parser.add_argument("--check", action="store_true",
+                        help="cross-check the tools' models instead of timing")
+    args = parser.parse_args(argv)
+    if args.quick:
+        sizes, t_end = args.sizes or [3], args.t_end or 0.5
+    else:
+        sizes = args.sizes or ([2, 5] if args.check else [5, 20, 50, 100])
+        t_end = args.t_end or T_END
+    if min(sizes) < 1 or t_end <= 0 or args.repeat < 1:
+        parser.error("sizes and --repeat must be positive, --t-end must be > 0")
+    log = sys.stderr if args.json else sys.stdout
+    tools = []
+    for tool in dict.fromkeys(args.tools):
+        if available(tool):
+            tools.append(tool)
+        else:
+            print(f"{tool} not installed: {INSTALL_HINT}", file=log)
+    if args.check:
+        return 0 if check(sizes, tools, t_end, args.max_seconds) else 1
+    if args.json:
+        with stdout_to_stderr():
+            records = benchmark(sizes, tools, t_end, args.repeat, args.max_seconds, log)
+        print(json.dumps(records))
+    else:
+        records = benchmark(sizes, tools, t_end, args.repeat, args.max_seconds, log)
+        print()
+        print_table(records)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
