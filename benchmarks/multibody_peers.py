@@ -14,9 +14,14 @@ The model (the same in all three tools, SI units)
 
 The three implementations
 -------------------------
-* **acausal**: ``World``, ``Revolute`` and ``BodyShape`` from ``acausal.components.multibody``,
-  compiled with ``acausal.compile`` and integrated by ``cs.simulate`` (SUNDIALS CVODES through
-  CasADi), rtol = atol = 1e-8, 501 output points.
+* **acausal**: ``acausal.components.multibody.chains.SpatialChain`` (``World``, ``Revolute``,
+  ``BodyShape``), compiled with ``acausal.compile`` and integrated by ``cs.simulate``: SUNDIALS
+  CVODE (through scikit-sundae) with its Adams method (``integrator_options={"method":
+  "Adams"}``; ``--acausal-method BDF`` for the default method), rtol = atol = 1e-8, 501 output
+  points. From 7 links on, the chain's linear loop (joint accelerations and cut forces) is
+  solved inside the CasADi functions (docs/compiler.md, "Linear loops"). **acausal-tight**: the
+  same at rtol = atol = 1e-11, the tolerance at which its tip at N = 20 stays within 1e-6 of
+  the reference.
 * **Exudyn**: one ``ObjectKinematicTree`` (minimal coordinates: one joint angle per link, the
   composite-rigid-body mass matrix, joint offsets from the parent joint, COM inertias in link
   coordinates, ``RevoluteX``/``RevoluteY`` joints), see the Exudyn documentation of
@@ -111,8 +116,8 @@ from typing import Any
 
 import numpy as np
 
-from acausal import Component, Variable, compile, connect
-from acausal.components.multibody import BodyShape, Revolute, World
+from acausal import compile
+from acausal.components.multibody.chains import SpatialChain
 from acausal.components.multibody.energy import mechanical_energy
 
 # -- the model ----------------------------------------------------------------------------------
@@ -124,6 +129,8 @@ T_END = 5.0
 
 # -- solver settings ----------------------------------------------------------------------------
 TOL = 1e-8                 # rtol = atol of acausal and Exudyn in the timed runs
+ACAUSAL_METHOD = "Adams"   # CVODE's method for acausal (non-stiff; BDF: --acausal-method BDF)
+ACAUSAL_TIGHT_TOL = 1e-11  # tool "acausal-tight": the tolerance at which its tip is within 1e-6
 REFERENCE_TOL = 1e-12      # Exudyn DOPRI5 reference
 ACAUSAL_REFERENCE_TOL = 1e-11
 TIP_TOL = 1e-6             # accuracy requirement on the tip at t_end
@@ -133,7 +140,7 @@ EXUDYN_FIRST_STEP = 1e-3   # s
 MUJOCO_DT = 5e-4           # s, MuJoCo RK4 step
 MUJOCO_REFERENCE_DT = MUJOCO_DT / 8   # --check: RK4 error ~dt^4, 4096 times smaller
 N_INTERVALS = 500          # output / energy sampling intervals
-TOOLS = ("acausal", "exudyn", "mujoco")
+TOOLS = ("acausal", "acausal-tight", "exudyn", "mujoco")
 INSTALL_HINT = "pip install -e '.[bench]'"
 
 
@@ -211,36 +218,18 @@ class Run:
 
 
 # -- acausal ------------------------------------------------------------------------------------
-class Chain(Component):
-    """N revolute joints (axes x, y, x, ...) each followed by a 0.5 m link along z."""
-
-    def __init__(self, n: int = 20, **kw: Any):
-        super().__init__(**kw)
-        self.world = World()
-        self.joints = [Revolute(n=(1, 0, 0) if joint_axis(i) == 0 else (0, 1, 0),
-                                phi=Variable(start=PHI0, fixed=True),
-                                w=Variable(start=0.0, fixed=True)) for i in range(n)]
-        self.links = [BodyShape(r=(0.0, 0.0, LENGTH), r_CM=(0.0, 0.0, LENGTH / 2), m=MASS,
-                                I_11=I_CROSS, I_22=I_CROSS, I_33=I_LEN) for _ in range(n)]
-
-    def connections(self) -> list:
-        out = [connect(self.world.frame_b, self.joints[0].frame_a)]
-        for i, (joint, link) in enumerate(zip(self.joints, self.links)):
-            out.append(connect(joint.frame_b, link.frame_a))
-            if i + 1 < len(self.joints):
-                out.append(connect(link.frame_b, self.joints[i + 1].frame_a))
-        return out
-
-
-def run_acausal(n: int, t_end: float, tol: float = TOL, repeat: int = 1) -> Run:
+def run_acausal(n: int, t_end: float, tol: float = TOL, repeat: int = 1,
+                method: str | None = None) -> Run:
+    method = method or ACAUSAL_METHOD
     best_build = best_sim = math.inf
     for _ in range(repeat):
-        model = Chain(n)
+        model = SpatialChain(n=n, link_length=LENGTH, width=WIDTH, m=MASS, phi0=PHI0)
         t0 = time.perf_counter()
         cs = compile(model)
         best_build = min(best_build, time.perf_counter() - t0)
         t0 = time.perf_counter()
-        sol = cs.simulate(t_end, rtol=tol, atol=tol, n_points=N_INTERVALS + 1, progress=False)
+        sol = cs.simulate(t_end, rtol=tol, atol=tol, n_points=N_INTERVALS + 1, progress=False,
+                          integrator_options={"method": method})
         best_sim = min(best_sim, time.perf_counter() - t0)
     kinetic, potential = mechanical_energy(sol, cs, model.links, split=True)
     tip = np.asarray(sol[f"links[{n - 1}].frame_b.r_0"], dtype=float)[:, -1]
@@ -250,7 +239,7 @@ def run_acausal(n: int, t_end: float, tol: float = TOL, repeat: int = 1) -> Run:
     q = np.array([np.asarray(sol[f"joints[{i}].phi"], dtype=float) for i in range(n)]).T
     qd = np.array([np.asarray(sol[f"joints[{i}].w"], dtype=float) for i in range(n)]).T
     return Run(best_build, best_sim, tip, kinetic + potential, kinetic,
-               f"CVODES rtol=atol={tol:g}", rhs=stats.get("rhs_evaluations"),
+               f"CVODE {method} rtol=atol={tol:g}", rhs=stats.get("rhs_evaluations"),
                extra={"sol": sol, "t": np.asarray(sol.t), "origins0": origins0, "q": q,
                       "qd": qd})
 
@@ -444,12 +433,18 @@ def run_mujoco(n: int, t_end: float, repeat: int = 1, dt: float = MUJOCO_DT) -> 
                steps=nstep, rhs=4 * nstep, extra={"t": t, "origins0": origins0})
 
 
-RUNNERS = {"acausal": run_acausal, "exudyn": run_exudyn, "mujoco": run_mujoco}
+def run_acausal_tight(n: int, t_end: float, repeat: int = 1) -> Run:
+    """acausal at the tolerance its tip needs to stay within TIP_TOL of the reference."""
+    return run_acausal(n, t_end, ACAUSAL_TIGHT_TOL, repeat)
+
+
+RUNNERS = {"acausal": run_acausal, "acausal-tight": run_acausal_tight, "exudyn": run_exudyn,
+           "mujoco": run_mujoco}
 
 
 def available(tool: str) -> bool:
     """Whether a peer package imports (acausal always does: this script imports it)."""
-    if tool == "acausal":
+    if tool.startswith("acausal"):
         return True
     try:
         importlib.import_module(tool)
@@ -482,7 +477,7 @@ def reference_tip(n: int, t_end: float, budget: float) -> Reference:
         def solve(tol: float) -> np.ndarray:
             return run_exudyn(n, t_end, tol, watchdog_s=budget).tip
     else:
-        name = f"acausal CVODES {ACAUSAL_REFERENCE_TOL:g}"
+        name = f"acausal CVODE {ACAUSAL_METHOD} {ACAUSAL_REFERENCE_TOL:g}"
         tols = (10 * ACAUSAL_REFERENCE_TOL, ACAUSAL_REFERENCE_TOL)
 
         def solve(tol: float) -> np.ndarray:
@@ -544,7 +539,7 @@ def benchmark(sizes: list[int], tools: list[str], t_end: float, repeat: int,
     last: dict[str, tuple[int, float]] = {}     # tool -> (N, seconds of one build + simulate)
     stopped: dict[str, str] = {}
     ref_name = f"exudyn DOPRI5 {REFERENCE_TOL:g}" if available("exudyn") else \
-        f"acausal CVODES {ACAUSAL_REFERENCE_TOL:g}"
+        f"acausal CVODE {ACAUSAL_METHOD} {ACAUSAL_REFERENCE_TOL:g}"
     for n in sizes:
         # the reference: once chaotic or unfinished, it will not be better at a larger N
         reason = stopped.get("reference") or over_budget(last.get("reference"), n, max_seconds)
@@ -588,14 +583,14 @@ def _fmt(value: Any, spec: str, width: int) -> str:
 
 
 def print_table(records: list[dict[str, Any]]) -> None:
-    print(f"{'tool':<8} {'N':>4} {'build_s':>8} {'simulate_s':>10} {'sim/exu':>8} "
+    print(f"{'tool':<13} {'N':>4} {'build_s':>8} {'simulate_s':>10} {'sim/exu':>8} "
           f"{'tip_err':>8} {'tip_ok':>6} {'E_drift':>8} {'steps':>6} {'rhs':>7}  integrator")
     for r in records:
         if r["simulate_s"] is None:
-            print(f"{r['tool']:<8} {r['N']:>4}  {r['note']}")
+            print(f"{r['tool']:<13} {r['N']:>4}  {r['note']}")
             continue
         ok = {None: "-", True: "yes", False: "no"}[r["tip_ok"]]
-        print(f"{r['tool']:<8} {r['N']:>4} {_fmt(r['build_s'], '.4f', 8)} "
+        print(f"{r['tool']:<13} {r['N']:>4} {_fmt(r['build_s'], '.4f', 8)} "
               f"{_fmt(r['simulate_s'], '.3f', 10)} {_fmt(r['ratio_exudyn'], '.2f', 8)} "
               f"{_fmt(r['tip_error'], '.1e', 8)} {ok:>6} {_fmt(r['energy_drift'], '.1e', 8)} "
               f"{_fmt(r['steps'], 'd', 6)} {_fmt(r['rhs_evaluations'], 'd', 7)}  "
@@ -699,6 +694,7 @@ def stdout_to_stderr() -> Iterator[None]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global ACAUSAL_METHOD
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=None,
                         help="numbers of links (default 5 20 50 100; --check: 2 5)")
@@ -712,7 +708,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="one JSON list of records on stdout, nothing else")
     parser.add_argument("--check", action="store_true",
                         help="cross-check the tools' models instead of timing")
+    parser.add_argument("--acausal-method", choices=("Adams", "BDF"), default=ACAUSAL_METHOD,
+                        help="CVODE's method for acausal (Adams)")
     args = parser.parse_args(argv)
+    ACAUSAL_METHOD = args.acausal_method
     if args.quick:
         sizes, t_end = args.sizes or [3], args.t_end or 0.5
     else:

@@ -1,8 +1,9 @@
 """Smoke test of benchmarks/multibody_peers.py: the --quick --json run (a 3-link spatial pendulum
 chain, 0.5 s) with acausal alone, and with Exudyn where it is installed: then acausal's and
 Exudyn's tip positions are a real cross-validation of two independent formulations (absolute
-coordinates compiled by acausal, integrated by CVODES, against Exudyn's minimal-coordinate
-kinematic tree integrated by DOPRI5), both at tolerance 1e-8. No test asserts on timings."""
+coordinates compiled by acausal, integrated by CVODE's Adams method, against Exudyn's
+minimal-coordinate kinematic tree integrated by DOPRI5), both at tolerance 1e-8. No test
+asserts on timings."""
 
 from __future__ import annotations
 

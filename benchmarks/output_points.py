@@ -1,0 +1,64 @@
+"""What output points cost: the same run with 100 and with 5 000 output points.
+
+Models: MultiBody's ``Fourbar1`` (a closed spatial loop, IDA, dynamic state selection), 5 s at
+rtol 1e-8, atol 1e-10; the 20-link spatial chain of ``benchmarks/multibody_peers.py``
+(``multibody.chains.SpatialChain``, a linear loop solved inside CVODE's right-hand side), 5 s
+with CVODE's Adams method at rtol = atol = 1e-10. Timed (``time.perf_counter``, best of
+``--repeat``, after one untimed run that builds the solver functions): ``cs.simulate`` with
+``n_points`` = 100 and 5 000. Printed: the times, their ratio and the solver's right-hand-side
+evaluations (equal when the output points do not change the solver's steps).
+
+Usage::
+
+    python benchmarks/output_points.py              # both models, best of 2
+    python benchmarks/output_points.py --models fourbar1 --repeat 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from acausal import compile
+from acausal.components.multibody.chains import SpatialChain
+from acausal.components.multibody.examples import Fourbar1
+
+MODELS = {
+    "fourbar1": (Fourbar1, dict(rtol=1e-8, atol=1e-10)),
+    "chain20": (lambda: SpatialChain(n=20),
+                dict(rtol=1e-10, atol=1e-10, integrator_options={"method": "Adams"})),
+}
+POINTS = (100, 5000)
+
+
+def measure(name: str, repeat: int) -> dict:
+    build, options = MODELS[name]
+    cs = compile(build())
+    cs.simulate(5.0, n_points=POINTS[0], **options)  # builds and caches the solver functions
+    out: dict = {"model": name}
+    for n in POINTS:
+        best = float("inf")
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            sol = cs.simulate(5.0, n_points=n, **options)
+            best = min(best, time.perf_counter() - t0)
+        out[n] = (best, sol.stats["rhs_evaluations"], sol.stats["solver"])
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", nargs="+", choices=sorted(MODELS), default=list(MODELS))
+    parser.add_argument("--repeat", type=int, default=2)
+    args = parser.parse_args(argv)
+    print(f"{'model':<9} {'solver':<6} {'100 points [s]':>14} {'5000 points [s]':>15} "
+          f"{'ratio':>6} {'RHS 100 / 5000':>16}")
+    for name in args.models:
+        r = measure(name, args.repeat)
+        (t1, n1, solver), (t2, n2, _) = r[POINTS[0]], r[POINTS[1]]
+        print(f"{name:<9} {solver:<6} {t1:>14.3f} {t2:>15.3f} {t2 / t1:>6.2f} "
+              f"{f'{n1} / {n2}':>16}")
+
+
+if __name__ == "__main__":
+    main()
