@@ -293,8 +293,8 @@ class Problem:
         """CVODE's functions for a system whose algebraic equations are linear in z,
         ``g = A(t, x, p) z + b(t, x, p)``: ``z = -A^-1 b`` is a numeric linear solve (LU) inside
         the CasADi function (MX), so CVODE integrates the states only and no Python runs
-        between the solver and the solve. The Jacobian is CasADi's exact one, through the
-        solve."""
+        between the solver and the solve. The Jacobian is exact, from the partial derivatives
+        (below)."""
         n_x = self.n_x
         zero = ca.DM.zeros(self.n_z)
         a_sx = algebraic_jacobian(cs)

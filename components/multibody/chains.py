@@ -5,8 +5,8 @@ Exudyn and MuJoCo) and of ``tests/compiler/test_linear_loops.py``: each link is 
 ``link_length`` long along its z axis with a square cross-section ``width`` x ``width`` and mass
 ``m``, hung from the previous link's end (the first from the world origin) by a revolute joint,
 axis x for even and y for odd joints; every joint starts at ``phi0`` at rest. Gravity is the
-world's (9.80665 m/s2 along -y). With these axes the chain moves in 3-D and none of its joints is
-ever aligned with gravity, so it exercises every coupling term of the equations of motion.
+world's (9.80665 m/s2 along -y). With these axes the chain moves in 3-D, so it exercises the
+coupling terms of the spatial equations of motion that a planar chain leaves out.
 
 Inertia about the centre of mass (at half the length)::
 

@@ -2,13 +2,12 @@
 
 A spatial chain of revolute joints and bodies (``multibody.chains.SpatialChain``) leaves, after
 tearing, a linear loop in the coupled accelerations and cut forces (2N - 2 tear variables for
-N links). Loops of at most
-``MAX_SYMBOLIC_LINEAR_LOOP`` tear variables are solved symbolically in the compiled
-expressions; larger ones stay algebraic variables z with ``g = A(t, x, p) z + b(t, x, p)``,
-and the solver problem solves them by a numeric QR inside its CasADi functions: CVODE
-integrates the states alone (see docs/compiler.md, "Linear loops"). Checked against physics
-(energy is conserved), the algebraic equations (z consistent at every output point) and the
-same chain with the loop solved symbolically instead.
+N links). Loops of at most ``MAX_SYMBOLIC_LINEAR_LOOP`` tear variables are solved symbolically
+in the compiled expressions; larger ones stay algebraic variables z with
+``g = A(t, x, p) z + b(t, x, p)``, and the solver problem solves them by a numeric LU inside its
+CasADi functions: CVODE integrates the states alone (see docs/compiler.md, "Linear loops").
+Checked against physics (energy is conserved), the algebraic equations (z consistent at every
+output point) and the same chain with the loop solved symbolically instead.
 """
 
 import numpy as np
