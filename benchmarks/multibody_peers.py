@@ -103,18 +103,19 @@ the next size (the previous size's build + simulate time scaled by (N_next / N_p
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import json
 import math
-import os
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+# the stdout redirection of --json, shared with the other benchmark (this script's folder is on
+# sys.path when it runs)
+from compile_scaling import stdout_to_stderr
 
 from acausal import compile
 from acausal.components.multibody.chains import SpatialChain
@@ -678,21 +679,6 @@ def check(sizes: list[int], tools: list[str], t_end: float, max_seconds: float) 
     return ok
 
 
-@contextlib.contextmanager
-def stdout_to_stderr() -> Iterator[None]:
-    """Send everything written to stdout (also by compiled code) to stderr meanwhile."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        os.dup2(2, 1)
-        with contextlib.redirect_stdout(sys.stderr):
-            yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
-
-
 def main(argv: list[str] | None = None) -> int:
     global ACAUSAL_METHOD
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -729,7 +715,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         return 0 if check(sizes, tools, t_end, args.max_seconds) else 1
     if args.json:
-        with stdout_to_stderr():
+        with stdout_to_stderr(True):
             records = benchmark(sizes, tools, t_end, args.repeat, args.max_seconds, log)
         print(json.dumps(records))
     else:

@@ -102,7 +102,7 @@ def newton_polish(cs, t: float, x: np.ndarray, z: np.ndarray, p: np.ndarray,
     reduce the residual is not taken). Unlike :func:`polish_algebraic` it builds no symbolic
     solve, so it suits loops of any size."""
     f = cs.cached("algebraic_residual_and_jacobian", lambda: ca.Function(
-        "g_gz", [cs.t, cs.x, cs.z, cs.p], [cs.alg, ca.densify(ca.jacobian(cs.alg, cs.z))]))
+        "g_gz", [cs.t, cs.x, cs.z, cs.p], [cs.alg, ca.densify(sundials.algebraic_jacobian(cs))]))
     g, jz = (np.array(m) for m in f(t, x, z, p))
     g = g.ravel()
     norm = np.abs(g).max()
@@ -655,7 +655,7 @@ class HybridSimulation:
         if not z.size or not self.blocks or self.blocks[-1][0] is not cur:
             return ""
         jac = cur.cached("algebraic_jacobian_dense", lambda: ca.Function(
-            "gz", [cur.t, cur.x, cur.z, cur.p], [ca.densify(ca.jacobian(cur.alg, cur.z))]))
+            "gz", [cur.t, cur.x, cur.z, cur.p], [ca.densify(sundials.algebraic_jacobian(cur))]))
         d_z = prob.nominal[cur.x.numel():]
         first = len(self.blocks) - 1  # the first stored point of this realisation's stretch
         while first > 0 and self.blocks[first - 1][0] is cur:

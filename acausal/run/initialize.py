@@ -27,6 +27,7 @@ import numpy as np
 
 from ..base.errors import InitializationError, SimulationError
 from .initial_system import build_initial_system
+from .sundials import algebraic_jacobian
 
 NEWTON_TOL = 1e-10
 NEWTON_MAX_ITER = 60
@@ -184,7 +185,7 @@ def solve_algebraic(cs, p, t0, x0, z_guess) -> np.ndarray:
 
     def build():
         res = ca.Function("alg_res", [cs.z, cs.t, cs.p, cs.x], [cs.alg])
-        jac = ca.Function("alg_jac", [cs.z, cs.t, cs.p, cs.x], [ca.jacobian(cs.alg, cs.z)])
+        jac = ca.Function("alg_jac", [cs.z, cs.t, cs.p, cs.x], [algebraic_jacobian(cs)])
         return res, jac
 
     fs = cs.cached("algebraic_newton", build)
