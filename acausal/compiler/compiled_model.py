@@ -224,23 +224,11 @@ class CompiledModel:
         return light
 
     def function(self, which: str) -> ca.Function:
-        """CasADi Function ``ode``, ``alg``, ``observed`` or ``newton_step`` (one Newton step
-        on the algebraic equations for z) with inputs (t, x, z, p)."""
+        """CasADi Function ``ode``, ``alg``, ``observed``, ``event_indicators``,
+        ``event_conditions`` or ``event_update_<i>`` with inputs (t, x, z, p)."""
         f = self._functions.get(which)
         if f is None:
-            if which == "newton_step":
-                # a numeric linear solve inside the function (MX): a symbolic one (SX) costs
-                # O(n^3) operations per point and is built anew for every model
-                g = ca.Function("g", [self.t, self.x, self.z, self.p],
-                                [self.alg, ca.jacobian(self.alg, self.z)])
-                args = [ca.MX.sym(name, s.sparsity()) for name, s in
-                        zip("txzp", (self.t, self.x, self.z, self.p))]
-                res, jac = g(*args)
-                f = ca.Function(which, args, [args[2] - ca.solve(jac, res, "qr")],
-                                ["t", "x", "z", "p"], [which])
-                self._functions[which] = f
-                return f
-            elif which == "event_indicators":
+            if which == "event_indicators":
                 out = ca.vertcat(*[g for ev in self.events for g in ev.indicators]) \
                     if any(ev.indicators for ev in self.events) else ca.SX(0, 1)
             elif which == "event_conditions":

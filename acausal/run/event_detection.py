@@ -11,7 +11,7 @@ import itertools
 import casadi as ca
 import numpy as np
 
-from . import sundials
+from .buffers import Buffered
 
 #: Clauses with at most this many continuous relations get their crossings gated.
 MAX_GATED_RELATIONS = 6
@@ -77,7 +77,7 @@ class RelationGates:
                     f = None
                 if f is not None:
                     combos = np.array(list(itertools.product((0.0, 1.0), repeat=k))).T
-                    mapped = sundials.Buffered(f.map(combos.shape[1]))
+                    mapped = Buffered(f.map(combos.shape[1]))
                     mapped.arg[mapped.function.name_in(0)][:] = combos.ravel(order="F")
                     self.parts.append((row, k, mapped, combos))
                     read.update(position[v.name()] for v in ca.symvar(ev.gate)
@@ -117,7 +117,7 @@ class TimeEvents:
                 g = ca.vertcat(*[indicators[i] for i in rows])
                 f = ca.Function("time_indicators", [cs.t, cs.p], [g])
                 df = ca.Function("time_indicator_rates", [cs.t, cs.p], [ca.jacobian(g, cs.t)])
-                return tuple(sundials.Buffered(h) for h in (
+                return tuple(Buffered(h) for h in (
                     f, df, f.map("time_indicator_block", "serial", TIME_EVENT_BLOCK, [1], []),
                     df.map("time_indicator_rate_block", "serial", TIME_EVENT_BLOCK, [1], [])))
 

@@ -21,9 +21,10 @@ Every simulation goes through :class:`HybridSimulation` (one path, whatever is d
   restarts at the event. Too many events in too short a time is reported as chattering, events
   accumulating geometrically as Zeno behaviour.
 * **Dynamic state selection** (when the compiler asks for it) checks the quality of the current
-  state choice at output points, at most once in each of ``RESELECT_CHECKS`` equal intervals of
-  the run, and switches realisation there; such runs advance output point by output point
-  (same solver, no restart unless a switch happens).
+  state choice on the solver's steps, at most once in each of ``RESELECT_CHECKS`` equal intervals
+  of the run, through an extra root function (:class:`SelectionWatch`): a poor choice stops the
+  solver at that step, where a better realisation takes over. The output grid changes neither
+  the steps nor the checks.
 * **Progress** is reported from inside the solver's callbacks (every ``PROGRESS_EVERY`` calls), so
   showing it changes nothing in the integration; Ctrl-C with the display on makes the solver's
   callbacks return NaN, so that it stops at its next step with every output point it had
@@ -42,7 +43,9 @@ import numpy as np
 
 from ..base.errors import SimulationError
 from . import sundials
+from .buffers import Buffered, columns
 from .event_detection import RelationGates, TimeEvents, crossed, output_rows, split_indicators
+from .polish import newton_polish, polish_algebraic
 from .solution import Solution
 
 #: Re-select states when the current choice's quality falls below this fraction of its value at
@@ -66,58 +69,12 @@ ROOT_NOISE = 100
 SINGULAR_DROP = 1e-4
 #: Fewest output points handed to the solver in one call (see HybridSimulation._run).
 WINDOW_MIN = 1024
-#: Dynamic state selection checks the state choice at most once in each of this many equal
-#: intervals of the run (the default output grid's: a run on that grid or a coarser one checks
-#: at every output point, a finer grid costs no more checks than the default one).
+#: Dynamic state selection checks the state choice on the solver's steps, at most once in each
+#: of this many equal intervals of the run (and at every step where steps are longer) ...
 RESELECT_CHECKS = 500
-
-
-def polish_algebraic(cs, times, xs, zs, p, steps: int = 2):
-    """Newton steps on g(t, x, z) = 0 at the given times (z consistent to rounding error).
-
-    The solver returns z accurate to its error tolerance only; the DAE defines z exactly from x,
-    so a couple of Newton steps make the outputs consistent (e.g. a pendulum's length constraint
-    holds to rounding error instead of to rtol). Steps that would not improve the residual are
-    not taken. ``p`` is one parameter vector or one column per time.
-    """
-    n = times.size
-    step = cs.function("newton_step").map(n)
-    alg = cs.function("alg").map(n)
-    t_row = np.asarray(times, float).reshape(1, -1)
-    p = np.asarray(p, float)
-    p_cols = p if p.ndim == 2 else np.tile(p.reshape(-1, 1), (1, n))
-    res = np.abs(np.array(alg(t_row, xs, zs, p_cols))).max(axis=0)
-    for _ in range(steps):
-        z_new = np.array(step(t_row, xs, zs, p_cols))
-        res_new = np.abs(np.array(alg(t_row, xs, z_new, p_cols))).max(axis=0)
-        better = np.isfinite(res_new) & (res_new <= res)
-        zs = np.where(better, z_new, zs)
-        res = np.where(better, res_new, res)
-    return zs
-
-
-def newton_polish(cs, t: float, x: np.ndarray, z: np.ndarray, p: np.ndarray,
-                  steps: int = 3) -> np.ndarray:
-    """Numeric Newton steps on g(t, x, z) = 0 for one point (dense LU; a step that does not
-    reduce the residual is not taken). Unlike :func:`polish_algebraic` it builds no symbolic
-    solve, so it suits loops of any size."""
-    f = cs.cached("algebraic_residual_and_jacobian", lambda: ca.Function(
-        "g_gz", [cs.t, cs.x, cs.z, cs.p], [cs.alg, ca.densify(sundials.algebraic_jacobian(cs))]))
-    g, jz = (np.array(m) for m in f(t, x, z, p))
-    g = g.ravel()
-    norm = np.abs(g).max()
-    for _ in range(steps):
-        try:
-            z_new = z - np.linalg.solve(jz, g)
-        except np.linalg.LinAlgError:
-            break
-        g_new, jz_new = (np.array(m) for m in f(t, x, z_new, p))
-        g_new = g_new.ravel()
-        norm_new = np.abs(g_new).max()
-        if not (np.isfinite(norm_new) and norm_new < norm):
-            break
-        z, g, jz, norm = z_new, g_new, jz_new, norm_new
-    return z
+#: ... and at least every this many solver steps: a solver that crawls towards a singular
+#: configuration (steps of nanoseconds) is checked on its way, not only at the next interval.
+RESELECT_STEPS = 50
 
 
 class _Interrupt:
@@ -154,17 +111,72 @@ def choose_states(selector, dummies, t: float, v: np.ndarray, q_ref: float,
     Re-select only when the quality fell below RESELECT_FRACTION of ``q_ref`` (1 at the start:
     the best possible), and switch only to a choice SWITCH_GAIN times better (``forced``: take
     the best whatever the gain). The one rule for simulation, linearisation and FMU export."""
-    point = dict(enumerate(v.tolist()))
-    q_now = selector.quality(dummies, point, t)
+    v = np.asarray(v, float)
+    q_now = selector.quality_at(dummies, v, t)
     if not forced and q_now >= RESELECT_FRACTION * q_ref:
         return None, q_ref
-    best = selector.select(point, t)
+    best = selector.select(dict(enumerate(v.tolist())), t)
     if best == set(dummies):
         return None, q_now
-    q_best = selector.quality(best, point, t)
+    q_best = selector.quality_at(best, v, t)
     if q_best <= SWITCH_GAIN * q_now and not forced:
         return None, q_now
     return best, q_best
+
+
+class SelectionWatch:
+    """Dynamic state selection's check as the solver's extra root function
+    (:meth:`sundials.Problem.set_watch`).
+
+    SUNDIALS evaluates its root functions after every step. At the first step end in each of
+    ``RESELECT_CHECKS`` equal intervals of the run that holds one, and after every
+    ``RESELECT_STEPS`` steps without a check, the watch measures the quality
+    of the current state choice there; when it fell below ``RESELECT_FRACTION`` of the
+    reference, the function is -1 from that step on (+1 before it), so the solver stops there
+    as at an event and the run loop chooses again. The checks thus follow the solver's steps,
+    whatever the output grid, and cost nothing between check times."""
+
+    def __init__(self, sim: HybridSimulation, prob: sundials.Problem, q_ref: float,
+                 tspan: np.ndarray) -> None:
+        self.sim, self.prob = sim, prob
+        # SUNDIALS also evaluates the root functions at the output times inside a step
+        # (interpolated): no check there, so that the checks, the switches and with them the
+        # solver's steps are the same whatever the output grid
+        self.outputs = frozenset(tspan.tolist())
+        t_start = float(tspan[0])
+        self.threshold = RESELECT_FRACTION * q_ref
+        # check times: t_0 + k * span / RESELECT_CHECKS over the whole run
+        self.t0, self.interval = float(sim.grid[0]), sim.span / RESELECT_CHECKS
+        self.next_check = self._check_after(t_start)
+        self.stop_from = np.inf
+        self.since_check = 0  # evaluations (steps, root iterations) since the last check
+        self.n_x = sim.cur.x.numel()
+
+    def _check_after(self, t: float) -> float:
+        if not self.interval > 0:
+            return -np.inf  # a run of no length: check at every evaluation
+        return self.t0 + (np.floor((t - self.t0) / self.interval) + 1.0) * self.interval
+
+    def __call__(self, t: float, u: np.ndarray) -> float:
+        if t >= self.stop_from:
+            return -1.0
+        if t in self.outputs:
+            return 1.0
+        self.since_check += 1
+        if t < self.next_check and self.since_check < RESELECT_STEPS:
+            return 1.0
+        self.next_check = self._check_after(t)
+        self.since_check = 0
+        sim = self.sim
+        y = self.prob.unknowns_at(t, u)
+        v = sim.observe(t, y[:self.n_x], y[self.n_x:])
+        if not np.all(np.isfinite(v)):
+            return 1.0  # the solver's own failure handling takes over (it re-selects too)
+        sim.state_checks += 1
+        if sim.root.selector.quality_at(sim.cur.dummies, v, t) < self.threshold:
+            self.stop_from = t
+            return -1.0
+        return 1.0
 
 
 class HybridSimulation:
@@ -202,10 +214,7 @@ class HybridSimulation:
         self.window = WINDOW_MIN if cs.events else grid.size
         self.solver_calls = 0
         self.interrupt = _Interrupt(progress is not None and progress.enabled)
-        #: dynamic state selection checks the state choice at most once per interval of these
-        #: times (see _advance_stepwise); next_check: the earliest time of the next check
-        self.check_times = np.linspace(float(grid[0]), float(grid[-1]), RESELECT_CHECKS + 1)
-        self.next_check = float(grid[0])
+        self.state_checks = 0  # quality checks of the state choice during the run
 
     # -- small helpers ---------------------------------------------------------------------
     def observe(self, t, x, z):
@@ -255,16 +264,22 @@ class HybridSimulation:
         return te[1]
 
     # -- storing results -------------------------------------------------------------------------
-    def store(self, times, xs, zs) -> None:
-        """Output points (columns), all from the current realisation and parameters."""
+    def store(self, times, xs, zs, z_pending: sundials.Problem | None = None) -> None:
+        """Output points (columns), all from the current realisation and parameters.
+
+        The algebraic variables are finished when first needed (:meth:`_finish`), not here:
+        ``z_pending`` is the problem whose linear loop gives them (z not computed yet), else
+        z is the solver's, made consistent by :func:`polish_algebraic` where the loop is
+        nonlinear and small enough. So output points cost the solver's interpolation only,
+        until the results are read."""
         if times.size == 0:
             return
         cur = self.cur
-        if 0 < cur.z.numel() <= MAX_POLISHED_ALGEBRAICS and not sundials.linear_in_algebraics(cur):
-            # (z of a linear loop comes from a direct solve: consistent to rounding already)
-            zs = polish_algebraic(cur, times, xs, zs, self.p)
-        for label, arr, names in (("states", xs, cur.state_names),
-                                  ("algebraic variables", zs, cur.algebraic_names)):
+        polish = z_pending is None and 0 < cur.z.numel() <= MAX_POLISHED_ALGEBRAICS and \
+            not sundials.linear_in_algebraics(cur)
+        checked = (("states", xs, cur.state_names),) if z_pending is not None else \
+            (("states", xs, cur.state_names), ("algebraic variables", zs, cur.algebraic_names))
+        for label, arr, names in checked:
             bad_rows = ~np.all(np.isfinite(arr), axis=1)
             if bad_rows.any():
                 first = int(np.min(np.nonzero(~np.all(np.isfinite(arr), axis=0))[0]))
@@ -273,34 +288,52 @@ class HybridSimulation:
                     + ", ".join(names[i] for i in np.nonzero(bad_rows)[0][:8]) + ". A division "
                     "by zero or a singular configuration (e.g. a mechanism at a dead centre) is "
                     "likely; check parameters and start values.")
-        self.blocks.append((cur, times.copy(), xs.copy(), zs.copy(), self.p.copy()))
+        pending = ("solve", z_pending) if z_pending is not None else \
+            (("polish", None) if polish else None)
+        self.blocks.append([cur, times.copy(), xs.copy(), zs.copy(), self.p.copy(), pending])
         self.n_stored += times.size
+
+    def _finish(self, block: list) -> np.ndarray:
+        """A stored block's algebraic variables, computed or polished on first need."""
+        cur, times, xs, zs, p, pending = block
+        if pending is not None:
+            kind, prob = pending
+            if kind == "solve":
+                zs = prob.z_at(times, xs)
+            else:
+                zs = polish_algebraic(cur, times, xs, zs, p)
+            block[3], block[5] = zs, None
+        return block[3]
 
     def solution(self, interrupted: bool = False) -> Solution:
         k = self.n_stored
-        t = np.concatenate([b[1] for b in self.blocks]) if self.blocks else self.grid[:0]
+        blocks = list(self.blocks)
+        t = np.concatenate([b[1] for b in blocks]) if blocks else self.grid[:0]
         p_hist = None  # parameters at every output time, when discrete variables changed
-        if any(not np.array_equal(b[4], self.p) for b in self.blocks):
+        if any(not np.array_equal(b[4], self.p) for b in blocks):
             p_hist = np.concatenate([np.tile(b[4].reshape(-1, 1), (1, b[1].size))
-                                     for b in self.blocks], axis=1)
-        if all(b[0] is self.root for b in self.blocks):
+                                     for b in blocks], axis=1)
+        if all(b[0] is self.root for b in blocks):
             nx, nz = self.root.x.numel(), self.root.z.numel()
-            xs = np.concatenate([b[2] for b in self.blocks], axis=1) if self.blocks \
+            xs = np.concatenate([b[2] for b in blocks], axis=1) if blocks \
                 else np.zeros((nx, 0))
-            zs = np.concatenate([b[3] for b in self.blocks], axis=1) if self.blocks \
-                else np.zeros((nz, 0))
-            sol = Solution(self.root, t, xs, zs, self.p, self.defaulted,
+
+            def algebraic() -> np.ndarray:
+                return np.concatenate([self._finish(b) for b in blocks], axis=1) if blocks \
+                    else np.zeros((nz, 0))
+            sol = Solution(self.root, t, xs, algebraic, self.p, self.defaulted,
                            state_switches=self.switches, p_history=p_hist,
                            events=self.event_log,
                            event_points=self.event_points)
         else:
             values = np.empty((self.root.system.n_vars, k))
             col = 0
-            for cur, times, xs, zs, p in self.blocks:
+            for block in blocks:
+                cur, times, xs, _, p, _ = block
                 n = times.size
-                f = cur.function("observed").map(n)
-                values[:, col:col + n] = np.array(
-                    f(times.reshape(1, -1), xs, zs, np.tile(p.reshape(-1, 1), (1, n))))
+                observed = columns(cur, "observed", lambda c=cur: c.function("observed"), (3,))
+                values[:, col:col + n] = observed(times.reshape(1, -1), xs, self._finish(block),
+                                                  p)[0]
                 col += n
             sol = Solution(self.root, t, np.zeros((0, k)), np.zeros((0, k)), self.p,
                            self.defaulted, values=values, state_switches=self.switches,
@@ -312,7 +345,8 @@ class HybridSimulation:
                      "solver_calls": self.solver_calls,
                      "rhs_evaluations": sum(prob.calls for prob in problems),
                      "root_evaluations": sum(prob.root_calls for prob in problems),
-                     "events": len(self.event_log)}
+                     "events": len(self.event_log),
+                     "state_checks": self.state_checks}
         return sol
 
     def _raise(self, message: str, cause: Exception | None = None):
@@ -429,7 +463,7 @@ class HybridSimulation:
             if best is not None:
                 self.switch_states(best, t, v)
                 v = self.observe(t, self.x, self.z)
-            q_ref = self.root.selector.quality(self.cur.dummies, dict(enumerate(v.tolist())), t)
+            q_ref = self.root.selector.quality_at(self.cur.dummies, v, t)
         cond = self.conditions(t, self.x, self.z)
         k = 0  # index of the next grid point to store
         forced_at = None
@@ -468,17 +502,16 @@ class HybridSimulation:
             prob.set_parameters(self.p, t, y0)
             if prob.rows:
                 prob.set_live(self.gates().live(self.p)[prob.rows], t, y0)
-            if self.reselect_on:
-                res_t, res_y, status, best, v_sw, reported, q_sw = self._advance_stepwise(
-                    prob, tspan, y0, q_ref)
-            else:
-                out = prob.solve(tspan, y0)
-                self.solver_calls += 1
-                res_t, res_y, status = np.asarray(out.t, float), np.atleast_2d(out.y), out.status
-                best = v_sw = None
-                q_sw = q_ref
-                reported = sundials.reported_roots(out)
-            if status == sundials.ROOT_RETURN and not prob.interrupted:
+            prob.set_watch(SelectionWatch(self, prob, q_ref, tspan) if self.reselect_on else None)
+            out = prob.solve(tspan, y0, all_z=False)
+            self.solver_calls += 1
+            res_t, res_y, status = np.asarray(out.t, float), np.atleast_2d(out.y), out.status
+            reported = sundials.reported_roots(out)
+            # the state choice's watch alone stopped the solver (an event takes precedence: the
+            # watch checks again after it)
+            watched = status == sundials.ROOT_RETURN and prob.watch_fired(reported) and \
+                not any(i < len(prob.rows) for i in reported)
+            if status == sundials.ROOT_RETURN and not prob.interrupted and not watched:
                 res_t[-1], res_y[-1] = self._past_root(prob, float(res_t[-1]), res_y[-1], y0, t,
                                                        reported)
             n_x = self.cur.x.numel()
@@ -491,7 +524,7 @@ class HybridSimulation:
             rows = np.nonzero(is_output)[0]
             if rows.size:
                 ys = res_y[rows].T
-                self.store(res_t[rows], ys[:n_x], ys[n_x:])
+                self.store(res_t[rows], ys[:n_x], ys[n_x:], prob if prob.eliminated else None)
                 k += rows.size
             if status == sundials.ROOT_RETURN or time_event:
                 self.window = max(WINDOW_MIN, 4 * rows.size)
@@ -506,7 +539,8 @@ class HybridSimulation:
                     # the state choice may have become singular: choose again, forced
                     forced_at = t
                     t = float(res_t[rows[-1]])
-                    v = self.observe(t, res_y[rows[-1]][:n_x], res_y[rows[-1]][n_x:])
+                    y = prob.completed(t, res_y[rows[-1]])
+                    v = self.observe(t, y[:n_x], y[n_x:])
                     best, q_ref = self.choose_states(t, v, q_ref, forced=True)
                     if best is not None:
                         self.switch_states(best, t, v)
@@ -514,11 +548,15 @@ class HybridSimulation:
                         cond = self.conditions(t, self.x, self.z)
                         continue
                 self._failure(prob, status, t, x, z)
-            if best is not None:  # switch realisation at the last stored point
-                q_ref = q_sw
-                self.switch_states(best, t, v_sw)
+            if watched:  # the state choice became poor: choose again here
+                v = self.observe(t, x, z)
+                best, q_ref = self.choose_states(t, v, q_ref)
+                if best is not None:
+                    self.switch_states(best, t, v)
+                    cond = self.conditions(t, self.x, self.z)
+                else:
+                    self.x, self.z = x, z
                 self.t = t
-                cond = self.conditions(t, self.x, self.z)
                 continue
             at_time_event = time_event and t == t_stop
             if status == sundials.ROOT_RETURN or at_time_event:
@@ -556,10 +594,10 @@ class HybridSimulation:
         # past the crossing by more than the indicator's rounding noise (estimated from its
         # sensitivities): otherwise re-solving the algebraic variables at the event can flip a
         # relation back (event iteration would then toggle a branch forever)
-        def indicator_jacobian() -> sundials.Buffered:
+        def indicator_jacobian() -> Buffered:
             w = ca.vertcat(cur.x, cur.z)
             g_sym = ca.vertcat(*[g for ev in cur.events for g in ev.indicators])
-            return sundials.Buffered(ca.Function(
+            return Buffered(ca.Function(
                 "gjac", [cur.t, cur.x, cur.z, cur.p],
                 [ca.densify(ca.jacobian(g_sym, w)), ca.densify(ca.jacobian(g_sym, cur.t))]))
 
@@ -602,49 +640,6 @@ class HybridSimulation:
             delta *= 4
         return t_try, y_try
 
-    def _advance_stepwise(self, prob, tspan, y0, q_ref):
-        """Dynamic state selection: output point by output point; the quality of the state
-        choice is checked at an output point when it is the first at or after the next of
-        :attr:`check_times` (so at every point of a grid as fine as the default one or
-        coarser, and at most ``RESELECT_CHECKS`` times per run on finer grids); a switch ends
-        the stretch at that point.
-
-        Returns (times, values, status, new dummy set or None, observed values at the switch,
-        the root functions that stopped the solver, the quality reference after the stretch).
-        """
-        prob.init_step(float(tspan[0]), y0)
-        with prob.stepping():
-            return self._step_through(prob, tspan, y0, q_ref)
-
-    def _step_through(self, prob, tspan, y0, q_ref):
-        """The loop of :meth:`_advance_stepwise`."""
-        n_x = self.cur.x.numel()
-        ts, ys = [float(tspan[0])], [y0]
-        status = 0
-        reported: list[int] = []
-        t_end = float(tspan[-1])
-        checks = self.check_times
-        for t_out in tspan[1:].tolist():
-            out = prob.step(t_out, t_end)
-            status = out.status
-            ts.append(float(out.t))
-            ys.append(np.asarray(out.y, float).ravel())
-            if status < 0 or status == sundials.ROOT_RETURN or prob.interrupted:
-                reported = sundials.reported_roots(out)
-                break
-            if float(out.t) != t_out or t_out == t_end or t_out < self.next_check:
-                continue
-            k = int(np.searchsorted(checks, t_out, side="right"))
-            self.next_check = float(checks[k]) if k < checks.size else np.inf
-            y = ys[-1]
-            v = self.observe(t_out, y[:n_x], y[n_x:])
-            if not np.all(np.isfinite(v)):
-                break
-            best, q_ref = self.choose_states(t_out, v, q_ref)
-            if best is not None:
-                return np.array(ts), np.array(ys), status, best, v, reported, q_ref
-        return np.array(ts), np.array(ys), status, None, None, reported, q_ref
-
     def _singular_loop(self, prob, t, x, z) -> str:
         """Advice when the algebraic equations have become singular in z where the solver
         failed: det(dg/dz) changed sign since the start (of this realisation), or the smallest
@@ -660,7 +655,8 @@ class HybridSimulation:
         first = len(self.blocks) - 1  # the first stored point of this realisation's stretch
         while first > 0 and self.blocks[first - 1][0] is cur:
             first -= 1
-        _, times, xs, zs, _ = self.blocks[first]
+        _, times, xs, _, _, _ = self.blocks[first]
+        zs = self._finish(self.blocks[first])
         # both Jacobians scaled alike: columns by the nominal values, rows by the start's rows
         j_start = np.array(jac(times[0], xs[:, 0], zs[:, 0], self.p)) * d_z
         j_fail = np.array(jac(t, x, z, self.p)) * d_z

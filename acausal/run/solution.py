@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ..base.errors import UnknownNameError
+from .buffers import columns
 
 
 class Solution:
@@ -18,14 +20,18 @@ class Solution:
     gives a 2-D array, one row per element.
     """
 
-    def __init__(self, compiled, t: np.ndarray, x: np.ndarray, z: np.ndarray, p: np.ndarray,
+    def __init__(self, compiled, t: np.ndarray, x: np.ndarray,
+                 z: np.ndarray | Callable[[], np.ndarray], p: np.ndarray,
                  defaulted_states: list[str] | None = None, values: np.ndarray | None = None,
                  state_switches: list | None = None, p_history: np.ndarray | None = None,
                  events: list | None = None, event_points: list | None = None) -> None:
         self.compiled = compiled
         self.t = t
         self.x = x  # states, one row per compiled.state_names
-        self.z = z  # algebraic variables, one row per compiled.algebraic_names
+        # algebraic variables, one row per compiled.algebraic_names; a callable: computed on
+        # first need (the run loop finishes them only when they are read, see ``z``)
+        self._z = None if callable(z) else z
+        self._z_source = z if callable(z) else None
         self._p = p
         # every variable, evaluated on first need (given when the states changed during the run)
         self._values: np.ndarray | None = values
@@ -50,6 +56,29 @@ class Solution:
                            if n not in discrete}
         self.defaulted_states = list(defaulted_states or [])
 
+    @property
+    def z(self) -> np.ndarray:
+        """The algebraic variables, one row per ``compiled.algebraic_names``, one column per
+        output time (computed on first access where the run left them to the end)."""
+        if self._z is None:
+            z = np.asarray(self._z_source(), float)
+            bad = ~np.all(np.isfinite(z), axis=1)
+            if bad.any():
+                from ..base.errors import SimulationError
+                names = [self.compiled.algebraic_names[i] for i in np.nonzero(bad)[0][:8]]
+                first = int(np.min(np.nonzero(~np.all(np.isfinite(z), axis=0))[0]))
+                raise SimulationError(
+                    f"Non-finite values (NaN or inf) from t = {self.t[first]:g} on in "
+                    "algebraic variables: " + ", ".join(names) + ". A division by zero or a "
+                    "singular configuration (e.g. a mechanism at a dead centre) is likely; "
+                    "check parameters and start values.")
+            self._z, self._z_source = z, None
+        return self._z
+
+    @z.setter
+    def z(self, value: np.ndarray) -> None:
+        self._z, self._z_source = value, None
+
     def _row(self, index: int) -> np.ndarray:
         if self._values is not None:
             return self._values[index]
@@ -59,11 +88,10 @@ class Solution:
             return self.x[pos[index]]
         if self._values is None:
             # Observed variables: one evaluation of the observed function per output time.
-            f = cs.function("observed")
-            n = self.t.size
-            p_cols = self._p_history if self._p_history is not None \
-                else np.tile(self._p.reshape(-1, 1), (1, n))
-            values = np.array(f.map(n)(self.t.reshape(1, -1), self.x, self.z, p_cols))
+            per_time = self._p_history is not None
+            f = columns(cs, "observed", lambda: cs.function("observed"), () if per_time else (3,))
+            values = f(self.t.reshape(1, -1), self.x, self.z,
+                       self._p_history if per_time else self._p)[0]
             bad = ~np.all(np.isfinite(values), axis=1)
             if bad.any():
                 from ..base.errors import SimulationError

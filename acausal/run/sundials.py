@@ -27,6 +27,7 @@ import sksundae as sun
 from scipy.sparse import csc_matrix
 
 from ..base.capture import captured
+from .buffers import Buffered, Columns
 
 #: Systems with at least this many unknowns use the sparse direct solver (SuperLU_MT).
 SPARSE_FROM = 60
@@ -88,35 +89,6 @@ def _last_solver_message(text: str) -> str:
         if clean and "has been issued mxhnil times" not in clean and clean not in messages:
             messages.append(clean)
     return messages[-1][:300] if messages else ""
-
-
-class Buffered:
-    """A CasADi Function evaluated into preallocated numpy arrays (no conversions per call).
-
-    ``arg[name]`` and ``out[i]`` are the arrays the function reads and writes.
-    """
-
-    def __init__(self, f: ca.Function) -> None:
-        self.function = f
-        self.arg = {f.name_in(i): np.zeros(f.nnz_in(i)) for i in range(f.n_in())}
-        self.out = [np.zeros(f.nnz_out(i)) for i in range(f.n_out())]
-        #: the buffer's own evaluation (the solver callbacks call it directly: no Python
-        #: method in between)
-        self._buf, self.raw = f.buffer()
-        for i in range(f.n_in()):
-            self._buf.set_arg(i, memoryview(self.arg[f.name_in(i)]))
-        for i, r in enumerate(self.out):
-            self._buf.set_res(i, memoryview(r))
-
-    def __call__(self) -> None:
-        self.raw()
-
-    def evaluate(self, *args) -> list[np.ndarray]:
-        """Copy the arguments in (in input order), evaluate, return copies of the outputs."""
-        for a, value in zip(self.arg.values(), args):
-            a[:] = value
-        self.raw()
-        return [r.copy() for r in self.out]
 
 
 def fast(cs, which: str) -> Buffered:
@@ -231,7 +203,7 @@ class Problem:
         self.sparse = n_solver >= SPARSE_FROM
         self._rows_nz, self._cols_nz = sparsity.get_triplet()
         self._solver = None
-        self._solver_settings: Settings | None = None
+        self._solver_settings: tuple | None = None
         self.settings: Settings | None = None
         self.nominal = np.ones(n)
         self.row_scale = np.ones(self.n_z)
@@ -241,6 +213,10 @@ class Problem:
         self.progress = None
         self._equilibrated = False
         self._roots = None
+        #: an extra root function after the event indicators, ``watch(t, u) -> +1.0 / -1.0``
+        #: (see :meth:`set_watch`); None: no such column
+        self.watch = None
+        self._z_columns: Columns | None = None  # z_at's evaluator
 
     def _build(self, cs, g_rows):
         """CVODE's or IDA's functions from the compiled expressions (SX); their Jacobian's
@@ -343,10 +319,7 @@ class Problem:
         if not self.eliminated:
             return u * self.nominal
         xs = u * self.nominal[:self.n_x]
-        k = xs.shape[0]
-        t = np.atleast_1d(np.asarray(t, float)).reshape(1, -1)
-        zs = np.array(self._z_of.map(k)(t, xs.T, np.tile(self._p.reshape(-1, 1), (1, k))))
-        return np.hstack([xs, zs.T.reshape(k, self.n_z)])
+        return np.hstack([xs, self.z_at(np.atleast_1d(np.asarray(t, float)), xs.T).T])
 
     # -- set-up ------------------------------------------------------------------------------
     def begin(self, nominal: np.ndarray, settings: Settings, progress=None,
@@ -401,6 +374,24 @@ class Problem:
             self._jac.arg["r"][:] = self.row_scale
             self._equilibrated = True
 
+    def set_watch(self, watch) -> None:
+        """A root function of the run loop's own after the event indicators (None: none):
+        ``watch(t, u)`` with the solver's scaled unknowns returns +1.0 while all is well and
+        -1.0 from the point where the solver should stop (SUNDIALS then locates that point
+        between two steps and returns with its root flag: the last root position,
+        ``len(rows)``). It runs where the solver evaluates its root functions, at every step,
+        so it must be cheap or throttle itself. Dynamic state selection checks its state
+        choice this way."""
+        self.watch = watch
+
+    def watch_fired(self, reported: list[int]) -> bool:
+        """Whether the watch column is among the ``reported`` roots."""
+        return self.watch is not None and len(self.rows) in reported
+
+    def unknowns_at(self, t: float, u: np.ndarray) -> np.ndarray:
+        """y = [x; z] at one point from the solver's scaled unknowns (for a watch)."""
+        return self._unknowns(np.array([t]), np.asarray(u, float).reshape(1, -1))[0]
+
     def set_live(self, live: np.ndarray, t: float, y: np.ndarray) -> None:
         """Root functions to watch (True) and to hold at a constant of their present sign
         (False) until the next solver call (see ``hybrid.RelationGates``)."""
@@ -417,7 +408,7 @@ class Problem:
         self._g.arg["hold"][:] = np.where(live, 0.0, np.where(g.out[0] < 0, -1.0, 1.0))
 
     def _solver_for(self):
-        key = self.settings
+        key = (self.settings, self.watch is not None)
         if self._solver is not None and self._solver_settings == key:
             return self._solver
         s = self.settings
@@ -432,7 +423,7 @@ class Problem:
             pattern = csc_matrix((np.ones(len(self._rows_nz)), (self._rows_nz, self._cols_nz)),
                                  shape=(n, n))
             opts.update(linsolver="sparse", sparsity=pattern)
-        n_roots = len(self.rows)
+        n_roots = len(self.rows) + (self.watch is not None)
         with warnings.catch_warnings():
             # scikit-sundae warns that our exact Jacobian replaces its sparse approximation
             warnings.simplefilter("ignore", UserWarning)
@@ -533,13 +524,24 @@ class Problem:
         g = self._g
         call, t_in, u_in, out = g.raw, g.arg["t"], g.arg["u"], g.out[0]
         me = self
+        n_rows = len(self.rows)
 
-        def roots(t, y, events):
-            t_in[0] = t
-            u_in[:] = y
-            call()
-            events[:] = out
-            me.root_calls += 1
+        if self.watch is None:
+            def roots(t, y, events):
+                t_in[0] = t
+                u_in[:] = y
+                call()
+                events[:] = out
+                me.root_calls += 1
+        else:
+            def roots(t, y, events):
+                if n_rows:
+                    t_in[0] = t
+                    u_in[:] = y
+                    call()
+                    events[:n_rows] = out
+                events[n_rows] = me.watch(t, y)
+                me.root_calls += 1
 
         if not dae:
             return roots
@@ -565,9 +567,11 @@ class Problem:
             up[self.n_x:] = z_rate
         return up
 
-    def solve(self, tspan: np.ndarray, y0: np.ndarray):
+    def solve(self, tspan: np.ndarray, y0: np.ndarray, all_z: bool = True):
         """Integrate over ``tspan`` (outputs at its points, a hard stop at its last one) from
-        ``y0 = [x; z]`` (consistent). Returns the scikit-sundae result with unscaled ``y``."""
+        ``y0 = [x; z]`` (consistent). Returns the scikit-sundae result with unscaled ``y``.
+        ``all_z=False``: where z is solved from x (:attr:`eliminated`), only the last row gets
+        its z (the others NaN, see :meth:`z_at`)."""
         solver = self._solver_for()
         self._forget_events()
         u0 = self._solver_unknowns(y0)
@@ -576,25 +580,28 @@ class Problem:
                 out = solver.solve(tspan, u0, self.start_derivative(float(tspan[0]), u0))
             else:
                 out = solver.solve(tspan, u0)
-        out.y = self._unknowns(out.t, out.y)
+        if all_z or not self.eliminated:
+            out.y = self._unknowns(out.t, out.y)
+        else:
+            y = np.full((len(out.t), self.n_x + self.n_z), np.nan)
+            y[:, :self.n_x] = np.atleast_2d(out.y) * self.nominal[:self.n_x]
+            y[-1] = self._unknowns(out.t[-1:], np.atleast_2d(out.y)[-1:])[0]
+            out.y = y
         return out
 
-    def init_step(self, t0: float, y0: np.ndarray) -> None:
-        solver = self._solver_for()
-        self._forget_events()
-        u0 = self._solver_unknowns(y0)
-        with self._quiet():
-            if self.is_dae:
-                solver.init_step(t0, u0, self.start_derivative(t0, u0))
-            else:
-                solver.init_step(t0, u0)
+    def z_at(self, times: np.ndarray, xs: np.ndarray) -> np.ndarray:
+        """z (one column per time) from the states xs (columns) where the algebraic equations
+        are linear in z: the solve of the right-hand side, once per point."""
+        if self._z_columns is None:
+            self._z_columns = Columns(self._z_of, shared=(2,))
+        return self._z_columns(np.asarray(times, float).reshape(1, -1), xs, self._p)[0]
 
-    def step(self, t_out: float, t_stop: float | None):
-        self._forget_events()
-        with contextlib.nullcontext() if self._capturing else self._quiet():
-            out = self._solver_for().step(t_out, tstop=t_stop)
-        out.y = self._unknowns(out.t, out.y)
-        return out
+    def completed(self, t: float, y: np.ndarray) -> np.ndarray:
+        """y = [x; z] with z computed where :meth:`solve` left it out."""
+        if not self.eliminated or np.all(np.isfinite(y[self.n_x:])):
+            return y
+        x = y[:self.n_x]
+        return np.concatenate([x, self.z_at(np.array([t]), x.reshape(-1, 1))[:, 0]])
 
     def _forget_events(self) -> None:
         """scikit-sundae keeps the events it found on the root function object across solver
@@ -603,19 +610,6 @@ class Problem:
         if roots is not None:
             roots._i, roots._t, roots._y = [], [], []
             roots._i_cnt[:] = 0
-
-    @contextlib.contextmanager
-    def stepping(self):
-        """Around a series of :meth:`step` calls: SUNDIALS' messages captured once for all of
-        them (capturing a file descriptor costs more than a step that only interpolates)."""
-        with self._quiet():
-            self._capturing = True
-            try:
-                yield
-            finally:
-                self._capturing = False
-
-    _capturing = False
 
     @contextlib.contextmanager
     def _quiet(self):
