@@ -64,17 +64,22 @@ def _generate(flat, system: EquationSystem, aliases, dummies, states, blocks, cl
                 values[system.symbols[v]] = global_tr(expr)
             continue
         tear_syms = [system.symbols[v] for v in torn.tears]
-        local = ca.SX.sym("tear", len(torn.tears))
-        tr1 = Translator(ChainMap({s: local[i] for i, s in enumerate(tear_syms)}, values))
-        # assigned variables inside the loop, expressed in the tear variables
-        for v, _, expr in torn.assignments:
-            tr1.symbol_map.maps[0][system.symbols[v]] = tr1(expr)
-        res = ca.vertcat(*[tr1(system.residuals[e]) for e in torn.residual_eqs])
-        jac = ca.jacobian(res, local)
         solved = None
-        if len(torn.tears) <= MAX_SYMBOLIC_LINEAR_LOOP and not ca.depends_on(jac, local):
-            b = ca.substitute(res, local, ca.DM.zeros(len(torn.tears)))
-            solved = ca.solve(jac, -b) if len(torn.tears) > 1 else -b / jac
+        if len(torn.tears) <= MAX_SYMBOLIC_LINEAR_LOOP:
+            # a small loop solved symbolically when it is linear (a larger loop's Jacobian is
+            # not built here: the run layer differentiates the compiled residuals when it
+            # needs to, and a 200-tear loop's costs a second)
+            local = ca.SX.sym("tear", len(torn.tears))
+            tr1 = Translator(ChainMap({s: local[i] for i, s in enumerate(tear_syms)}, values))
+            # assigned variables inside the loop, expressed in the tear variables
+            for v, _, expr in torn.assignments:
+                tr1.symbol_map.maps[0][system.symbols[v]] = tr1(expr)
+            res = ca.vertcat(*[tr1(system.residuals[e]) for e in torn.residual_eqs])
+            jac = ca.jacobian(res, local)
+            if not ca.depends_on(jac, local):
+                b = ca.substitute(res, local, ca.DM.zeros(len(torn.tears)))
+                solved = ca.solve(jac, -b) if len(torn.tears) > 1 else -b / jac
+        if solved is not None:
             tear_values = [solved[i] for i in range(len(torn.tears))]
         else:
             tear_values = []

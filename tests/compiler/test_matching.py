@@ -134,3 +134,44 @@ def test_size_agrees_with_networkx_on_random_graphs(seed):
     g.add_edges_from((("e", e), ("v", v)) for e, vs in enumerate(incidence) for v in vs)
     reference = nx.bipartite.maximum_matching(g, top_nodes=eqs)
     assert size == len(reference) // 2
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_perfect_matchings_found_on_random_square_systems(seed):
+    # a hidden perfect matching (a permutation) plus random extra entries: the Karp-Sipser start
+    # must complete to a perfect matching
+    rng = random.Random(seed)
+    n = rng.randint(2, 60)
+    perm = list(range(n))
+    rng.shuffle(perm)
+    incidence = [sorted({perm[e]} | {v for v in range(n) if rng.random() < 0.08})
+                 for e in range(n)]
+    m = maximum_matching(n, n, incidence)
+    assert assert_valid(m, incidence, n) == n
+
+
+def test_chains_are_matched_without_augmenting_paths(monkeypatch):
+    # the plain greedy start leaves the last equation of this chain to an augmenting path
+    # through all the others (test_long_chain_needs_no_recursion); Karp-Sipser's rule matches
+    # the equation with a single variable first and the rest follows
+    calls = []
+    original = Matching.augment
+
+    def counted(self, *args, **kw):
+        calls.append(args[0])
+        return original(self, *args, **kw)
+
+    monkeypatch.setattr(Matching, "augment", counted)
+    n = 2000
+    incidence = [[i, i + 1] for i in range(n - 1)] + [[0]]
+    m = maximum_matching(n, n, incidence)
+    assert assert_valid(m, incidence, n) == n
+    assert calls == []
+
+
+def test_a_singular_system_names_the_later_conflicting_equation():
+    # two equations for one variable: the start that would keep the later one is not used
+    # when the matching is not perfect, so the error names the later one, as always
+    incidence = [[0], [0]]
+    m = maximum_matching(2, 1, incidence)
+    assert m.eq_to_var == [0, -1]

@@ -23,6 +23,8 @@ from collections import ChainMap
 import casadi as ca
 import numpy as np
 from scipy.linalg import lapack
+from scipy.sparse import csc_matrix
+from scipy.sparse.linalg import splu
 
 from ...base.errors import StructurallySingularError
 from ...language.symbolic import time
@@ -210,11 +212,10 @@ def _structural_pick(j_start: np.ndarray, j_generic: np.ndarray, prios: list[flo
             if any(c == -1 for c in match.eq_to_var):
                 continue
             cols = match.eq_to_var
-            square = ca.DM(jac[:, cols])
-            rhs = ca.DM(np.ones(m))
             try:
-                sol = np.array(ca.solve(square, rhs, "csparse").full()).ravel()
-            except RuntimeError:
+                # sparse LU (SuperLU): the block is large and has a few entries per row
+                sol = splu(csc_matrix(jac[:, cols])).solve(np.ones(m))
+            except RuntimeError:  # exactly singular
                 continue
             if np.all(np.isfinite(sol)) and np.max(np.abs(sol)) < 1e12:
                 return list(cols)
