@@ -440,8 +440,13 @@ class HybridSimulation:
     # -- the loop --------------------------------------------------------------------------
     def run(self) -> Solution:
         """Integrate over the whole grid; Ctrl-C (display on) returns the solution so far."""
-        with self.interrupt:
-            interrupted = self._run()
+        try:
+            with self.interrupt:
+                interrupted = self._run()
+        finally:
+            # the cached problems outlive the run: no watch may keep this run alive
+            for _, prob in self.problems.values():
+                prob.set_watch(None)
         if self.progress is not None:
             if interrupted:
                 done = self.blocks[-1][1][-1] if self.blocks else self.grid[0]
