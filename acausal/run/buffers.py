@@ -45,7 +45,8 @@ class Buffered:
         return [r.copy() for r in self.out]
 
 
-#: Points per evaluation of the mapped function (the last chunk is padded).
+#: Points per evaluation of the mapped function (those past the last whole chunk are evaluated
+#: one by one).
 CHUNK = 128
 
 

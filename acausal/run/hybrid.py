@@ -531,7 +531,9 @@ class HybridSimulation:
                 ys = res_y[rows].T
                 self.store(res_t[rows], ys[:n_x], ys[n_x:], prob if prob.eliminated else None)
                 k += rows.size
-            if status == sundials.ROOT_RETURN or time_event:
+            if watched:
+                pass  # a state switch is no event: the window stays as it was
+            elif status == sundials.ROOT_RETURN or time_event:
                 self.window = max(WINDOW_MIN, 4 * rows.size)
             elif k < grid.size:
                 self.window *= 4
