@@ -21,8 +21,9 @@ import time
 
 import numpy as np
 
-from acausal import Component, Variable, compile, connect
+from acausal import Component, Variable, compile
 from acausal.components.multibody import BodyShape, Revolute, World
+from acausal.components.multibody.chains import serial_connections
 from acausal.components.multibody.energy import mechanical_energy
 
 
@@ -39,12 +40,7 @@ class Chain(Component):
                                 I_22=0.02, I_33=0.02) for _ in range(n)]
 
     def connections(self):
-        out = [connect(self.world.frame_b, self.joints[0].frame_a)]
-        for i, (joint, link) in enumerate(zip(self.joints, self.links)):
-            out.append(connect(joint.frame_b, link.frame_a))
-            if i + 1 < len(self.joints):
-                out.append(connect(link.frame_b, self.joints[i + 1].frame_a))
-        return out
+        return serial_connections(self.world, self.joints, self.links)
 
 
 def run(n: int, repeat: int) -> dict:

@@ -46,7 +46,7 @@ from . import sundials
 from .buffers import Buffered, columns
 from .event_detection import RelationGates, TimeEvents, crossed, output_rows, split_indicators
 from .polish import newton_polish, polish_algebraic
-from .solution import Solution
+from .solution import Solution, non_finite_message
 
 #: Re-select states when the current choice's quality falls below this fraction of its value at
 #: the last (re)selection, and switch only to a choice at least SWITCH_GAIN times better.
@@ -280,14 +280,8 @@ class HybridSimulation:
         checked = (("states", xs, cur.state_names),) if z_pending is not None else \
             (("states", xs, cur.state_names), ("algebraic variables", zs, cur.algebraic_names))
         for label, arr, names in checked:
-            bad_rows = ~np.all(np.isfinite(arr), axis=1)
-            if bad_rows.any():
-                first = int(np.min(np.nonzero(~np.all(np.isfinite(arr), axis=0))[0]))
-                self._raise(
-                    f"Non-finite values (NaN or inf) from t = {times[first]:g} on in {label}: "
-                    + ", ".join(names[i] for i in np.nonzero(bad_rows)[0][:8]) + ". A division "
-                    "by zero or a singular configuration (e.g. a mechanism at a dead centre) is "
-                    "likely; check parameters and start values.")
+            if not np.all(np.isfinite(arr)):
+                self._raise(non_finite_message(label, times, arr, names))
         pending = ("solve", z_pending) if z_pending is not None else \
             (("polish", None) if polish else None)
         self.blocks.append([cur, times.copy(), xs.copy(), zs.copy(), self.p.copy(), pending])
@@ -508,7 +502,7 @@ class HybridSimulation:
             if prob.rows:
                 prob.set_live(self.gates().live(self.p)[prob.rows], t, y0)
             prob.set_watch(SelectionWatch(self, prob, q_ref, tspan) if self.reselect_on else None)
-            out = prob.solve(tspan, y0, all_z=False)
+            out = prob.solve(tspan, y0)
             self.solver_calls += 1
             res_t, res_y, status = np.asarray(out.t, float), np.atleast_2d(out.y), out.status
             reported = sundials.reported_roots(out)

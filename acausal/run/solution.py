@@ -7,8 +7,21 @@ from typing import Any
 
 import numpy as np
 
-from ..base.errors import UnknownNameError
+from ..base.errors import SimulationError, UnknownNameError
 from .buffers import columns
+
+
+def non_finite_message(label: str, times: np.ndarray, values: np.ndarray,
+                       names: list[str]) -> str:
+    """What to say when some rows of ``values`` (one per name, one column per time) are not
+    finite: from which time on, in which variables, and the likely cause."""
+    finite = np.isfinite(values)
+    rows = np.nonzero(~np.all(finite, axis=1))[0][:8]
+    first = int(np.min(np.nonzero(~np.all(finite, axis=0))[0]))
+    return (f"Non-finite values (NaN or inf) from t = {times[first]:g} on in {label}: "
+            + ", ".join(names[i] for i in rows) + ". A division by zero or a singular "
+            "configuration (e.g. a mechanism at a dead centre) is likely; check parameters and "
+            "start values.")
 
 
 class Solution:
@@ -62,16 +75,9 @@ class Solution:
         output time (computed on first access where the run left them to the end)."""
         if self._z is None:
             z = np.asarray(self._z_source(), float)
-            bad = ~np.all(np.isfinite(z), axis=1)
-            if bad.any():
-                from ..base.errors import SimulationError
-                names = [self.compiled.algebraic_names[i] for i in np.nonzero(bad)[0][:8]]
-                first = int(np.min(np.nonzero(~np.all(np.isfinite(z), axis=0))[0]))
-                raise SimulationError(
-                    f"Non-finite values (NaN or inf) from t = {self.t[first]:g} on in "
-                    "algebraic variables: " + ", ".join(names) + ". A division by zero or a "
-                    "singular configuration (e.g. a mechanism at a dead centre) is likely; "
-                    "check parameters and start values.")
+            if not np.all(np.isfinite(z)):
+                raise SimulationError(non_finite_message(
+                    "algebraic variables", self.t, z, self.compiled.algebraic_names))
             self._z, self._z_source = z, None
         return self._z
 
@@ -94,7 +100,6 @@ class Solution:
                        self._p_history if per_time else self._p)[0]
             bad = ~np.all(np.isfinite(values), axis=1)
             if bad.any():
-                from ..base.errors import SimulationError
                 names = [cs.system.name(v) for v in np.nonzero(bad)[0][:8]]
                 raise SimulationError(
                     "Non-finite values (NaN or inf) in: " + ", ".join(names) + ". A division "

@@ -567,11 +567,11 @@ class Problem:
             up[self.n_x:] = z_rate
         return up
 
-    def solve(self, tspan: np.ndarray, y0: np.ndarray, all_z: bool = True):
+    def solve(self, tspan: np.ndarray, y0: np.ndarray):
         """Integrate over ``tspan`` (outputs at its points, a hard stop at its last one) from
         ``y0 = [x; z]`` (consistent). Returns the scikit-sundae result with unscaled ``y``.
-        ``all_z=False``: where z is solved from x (:attr:`eliminated`), only the last row gets
-        its z (the others NaN, see :meth:`z_at`)."""
+        Where z is solved from x (:attr:`eliminated`), only the last row gets its z (the run
+        loop continues from it); the others are NaN until :meth:`z_at` computes them."""
         solver = self._solver_for()
         self._forget_events()
         u0 = self._solver_unknowns(y0)
@@ -580,7 +580,7 @@ class Problem:
                 out = solver.solve(tspan, u0, self.start_derivative(float(tspan[0]), u0))
             else:
                 out = solver.solve(tspan, u0)
-        if all_z or not self.eliminated:
+        if not self.eliminated:
             out.y = self._unknowns(out.t, out.y)
         else:
             y = np.full((len(out.t), self.n_x + self.n_z), np.nan)

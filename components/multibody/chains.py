@@ -45,9 +45,16 @@ class SpatialChain(Component):
                       for _ in range(n)]
 
     def connections(self):
-        out = [connect(self.world.frame_b, self.joints[0].frame_a)]
-        for i, (joint, link) in enumerate(zip(self.joints, self.links)):
-            out.append(connect(joint.frame_b, link.frame_a))
-            if i + 1 < len(self.joints):
-                out.append(connect(link.frame_b, self.joints[i + 1].frame_a))
-        return out
+        return serial_connections(self.world, self.joints, self.links)
+
+
+def serial_connections(world, joints: list, links: list) -> list:
+    """The connections of a serial chain: world -> joints[0] -> links[0] -> joints[1] -> ...
+    (each joint's ``frame_b`` to its link's ``frame_a``, each link's ``frame_b`` to the next
+    joint's ``frame_a``), for any chain of two-frame joints and parts."""
+    out = [connect(world.frame_b, joints[0].frame_a)]
+    for i, (joint, link) in enumerate(zip(joints, links)):
+        out.append(connect(joint.frame_b, link.frame_a))
+        if i + 1 < len(joints):
+            out.append(connect(link.frame_b, joints[i + 1].frame_a))
+    return out
