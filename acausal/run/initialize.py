@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import casadi as ca
 import numpy as np
 
-from ..base.errors import InitializationError, SimulationError
+from ..base.errors import AcausalError, InitializationError, SimulationError
 from .initial_system import build_initial_system
 from .sundials import algebraic_jacobian
 
@@ -104,18 +104,25 @@ def propagate_guesses(cs, p: np.ndarray, t0: float, wanted: list[int]) -> dict[i
                 known[v] = g
         values = dict(base_values)
         values.update({system.symbols[v]: g for v, g in known.items()})
-        _spread(system, known, values, eqs_of)
+        _spread(system, known, values, eqs_of, cs.cached("guess_solutions", dict))
         for v, g in known.items():
             settled.setdefault(v, g)
     return {v: settled[v] for v in wanted_set if v in settled
             and (v not in ranked or settled[v] != ranked[v][1])}
 
 
-def _spread(system, known: dict[int, float], values: dict, eqs_of: dict) -> None:
-    """Give values to the variables that equations with one unknown left determine linearly."""
-    import sympy as sp
+def _spread(system, known: dict[int, float], values: dict, eqs_of: dict,
+            solutions: dict) -> None:
+    """Give values to the variables that equations with one unknown left determine linearly.
 
+    ``solutions`` caches each equation's solution for a variable (sympy, structural) across
+    runs; the values are computed by the code generator's translator with numbers for
+    symbols (CasADi folds them: microseconds a node, where sympy's ``xreplace`` re-evaluated
+    every node it rebuilt)."""
+    from ..compiler.codegen import Translator
     from ..compiler.structure.blt import linear_solution
+
+    numbers = Translator(values)
 
     missing = [sum(1 for v in system.incidence[e] if v not in known)
                for e in range(system.n_eqs)]
@@ -125,13 +132,17 @@ def _spread(system, known: dict[int, float], values: dict, eqs_of: dict) -> None
         if missing[e] != 1:
             continue
         target = next(v for v in system.incidence[e] if v not in known)
-        found = linear_solution(system.residuals[e], system.symbols[target])
-        if found is None:
+        key = (e, target)
+        if key not in solutions:
+            found = linear_solution(system.residuals[e], system.symbols[target])
+            solutions[key] = None if found is None else found[0]
+        solution = solutions[key]
+        if solution is None:
             continue
         try:
-            value = float(sp.sympify(found[0]).xreplace(values))  # a float, or a sympy number
-        except (TypeError, ValueError):
-            continue
+            value = float(numbers(solution))
+        except (AcausalError, RuntimeError, TypeError, ValueError):
+            continue  # a symbol without a value (a discrete variable), or not a number
         if not np.isfinite(value):
             continue
         known[target] = value
