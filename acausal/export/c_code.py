@@ -9,9 +9,10 @@ them it writes a small header with the sizes, the names of every index, the defa
 values and consistent initial values, one-call wrappers that need no work vectors, a JSON file
 with the same names, and a README with the calling convention and a compile command.
 
-The generated code depends on nothing but ``<math.h>``. The C compiler helpers here
-(:func:`find_c_compiler`, :func:`compile_shared_library`) are shared with
-:mod:`acausal.export.fmu`, which builds an FMU's binary from the same functions.
+The generated code depends on nothing but ``<math.h>``. The C compiler helpers
+(:mod:`acausal.base.c_compiler`, re-exported here) are shared with :mod:`acausal.export.fmu`,
+which builds an FMU's binary from the same functions, and with the run layer's native
+functions (``simulate(jit=True)``).
 """
 
 from __future__ import annotations
@@ -19,9 +20,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,6 +27,13 @@ from typing import TYPE_CHECKING, Any
 import casadi as ca
 import numpy as np
 
+from ..base import c_compiler
+from ..base.c_compiler import (
+    CCompilerError,
+    CompilerNotFoundError,
+    find_c_compiler,
+    shared_library_suffix,
+)
 from ..base.errors import AcausalError, InputError
 
 if TYPE_CHECKING:
@@ -45,10 +50,6 @@ CASADI_INT = "long long int"
 class ExportError(AcausalError):
     """Exporting a model (C code, FMU) failed: a compiler error, an unsupported option, a
     model the export cannot represent. The message says what to change."""
-
-
-class CompilerNotFoundError(ExportError):
-    """No C compiler was found (``$CC``, ``cc``, ``gcc`` or ``clang`` on the PATH)."""
 
 
 # -- names ------------------------------------------------------------------------------------
@@ -102,81 +103,15 @@ def c_array(ctype: str, name: str, values: list[str], per_line: int = 4,
     return f"{qualifier} {ctype} {name}[{len(items)}] = {{\n" + ",\n".join(lines) + "\n};\n"
 
 
-# -- the C compiler -----------------------------------------------------------------------------
-
-
-def find_c_compiler(compiler: str | os.PathLike | None = None) -> str:
-    """The C compiler to use: ``compiler`` when given (a name on the PATH or a path), else
-    ``$CC``, else the first of ``cc``, ``gcc``, ``clang`` on the PATH.
-
-    Raises :class:`CompilerNotFoundError` naming what was tried and how to install one.
-    """
-    tried: list[str] = []
-    candidates: list[str] = []
-    if compiler is not None:
-        candidates.append(str(compiler))
-    else:
-        env = os.environ.get("CC", "").strip()
-        if env:
-            candidates.append(env.split()[0])
-        candidates += ["cc", "gcc", "clang"]
-    for name in candidates:
-        tried.append(name)
-        found = shutil.which(name)
-        if found:
-            return found
-    raise CompilerNotFoundError(
-        f"No C compiler found (tried {', '.join(tried)}). Building a binary needs one: install "
-        "gcc or clang (Debian/Ubuntu: apt-get install gcc; macOS: xcode-select --install; "
-        "Windows: MinGW-w64 gcc), or give its path with compiler=... (or $CC).")
-
-
-def shared_library_suffix(platform: str | None = None) -> str:
-    """``.so`` on Linux, ``.dylib`` on macOS, ``.dll`` on Windows."""
-    platform = sys.platform if platform is None else platform
-    if platform.startswith("win") or platform == "cygwin":
-        return ".dll"
-    if platform == "darwin":
-        return ".dylib"
-    return ".so"
-
-
-def compile_shared_library(sources: list[Path], output: Path, *,
-                           compiler: str | os.PathLike | None = None,
-                           include_dirs: tuple[Path, ...] = (),
-                           flags: tuple[str, ...] = ("-O2",), hide_symbols: bool = True,
-                           timeout: float = 600.0) -> Path:
-    """Compile C ``sources`` into the shared library ``output`` with the system C compiler.
-
-    With ``hide_symbols`` (an FMU) only the symbols the sources mark visible are exported
-    (``-fvisibility=hidden``), so two FMUs loaded into one process do not clash. Raises
-    :class:`CompilerNotFoundError` without a compiler, :class:`ExportError` with the
-    compiler's messages when it fails.
-    """
-    cc = find_c_compiler(compiler)
-    output = Path(output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    cmd = [cc, "-shared", *flags]
-    if not sys.platform.startswith("win"):
-        cmd += ["-fPIC"] + (["-fvisibility=hidden"] if hide_symbols else [])
-    for folder in include_dirs:
-        cmd += ["-I", str(folder)]
-    cmd += [str(s) for s in sources] + ["-o", str(output)]
-    if not sys.platform.startswith("win"):
-        cmd.append("-lm")
+def compile_shared_library(sources: list[Path], output: Path, **options: Any) -> Path:
+    """:func:`acausal.base.c_compiler.compile_shared_library` (same options), with a failure of
+    the compiler on the exported code raised as :class:`ExportError`."""
     try:
-        result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise ExportError(f"Running the C compiler failed ({' '.join(cmd)}): {exc}") from exc
-    if result.returncode != 0 or not output.is_file():
-        messages = (result.stderr or result.stdout or "").strip()
-        if len(messages) > 4000:
-            messages = messages[:4000] + "\n..."
-        raise ExportError(f"The C compiler failed (exit status {result.returncode}):\n"
-                          f"  {' '.join(cmd)}\n{messages}\nTry another compiler "
-                          "(compiler=... or $CC); if the generated code is at fault, please "
-                          "report this with the model.")
-    return output
+        return c_compiler.compile_shared_library(sources, output, **options)
+    except CompilerNotFoundError:
+        raise
+    except CCompilerError as exc:
+        raise ExportError(str(exc)) from exc
 
 
 # -- the functions ------------------------------------------------------------------------------
