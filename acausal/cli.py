@@ -479,7 +479,7 @@ def cmd_simulate(args) -> int:
                                    "--plot NAMES.")
     options: dict[str, Any] = {"t_start": args.t_start, "params": params, "rtol": args.rtol,
                                "atol": args.atol, "max_step": args.max_step,
-                               "progress": False if args.quiet else None}
+                               "progress": False if args.quiet else None, "jit": args.jit}
     if args.dt is not None:
         options["dt"] = args.dt
     elif args.n_points is not None:
@@ -589,6 +589,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--fps", type=int, help="frames per second of --animate (default: about "
                      "real time)")
     sim.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    sim.add_argument("--jit", action="store_true", help="compile the solver's functions to "
+                     "machine code with the C compiler (cached; see docs/compiler.md)")
     sim.set_defaults(func=cmd_simulate)
 
     eqs = sub.add_parser("equations", parents=[common], help="print the equations",

@@ -61,6 +61,22 @@ def test_simulate_writes_csv(oscillator_run):
     assert np.max(np.abs(s - exact)) < 1e-5
 
 
+@pytest.mark.skipif(not any(shutil.which(cc) for cc in ("cc", "gcc", "clang")),
+                    reason="--jit needs a C compiler (cc, gcc or clang on the PATH)")
+def test_simulate_with_native_code(tmp_path, monkeypatch):
+    monkeypatch.setenv("ACAUSAL_CACHE_DIR", str(tmp_path / "cache"))
+    result = run("simulate", OSC, "--t-end", "1", "--n-points", "11", "--set", "mass.m=4",
+                 "--set", "spring.c=200,damper.d=1", "--csv", str(tmp_path / "o.csv"),
+                 "--columns", "mass.s", "--rtol", "1e-10", "--atol", "1e-12", "--jit", "-q")
+    assert result.returncode == 0, result.stderr
+    assert list((tmp_path / "cache").glob("acausal_*"))  # the compiled functions
+    t, s = np.loadtxt(tmp_path / "o.csv", delimiter=",", skiprows=1).T
+    wn, zeta = np.sqrt(200 / 4), 1 / (2 * np.sqrt(200 * 4))
+    wd = wn * np.sqrt(1 - zeta**2)
+    exact = 0.1 * np.exp(-zeta * wn * t) * (np.cos(wd * t) + zeta * wn / wd * np.sin(wd * t))
+    assert np.max(np.abs(s - exact)) < 1e-8
+
+
 def test_simulate_plots_png(oscillator_run):
     out, result = oscillator_run
     assert f"plot written to {out / 'out.png'}" in result.stdout

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pytest
 
@@ -21,6 +23,7 @@ from acausal import (
     reinit,
 )
 from acausal.components.translational import Damper, Fixed, Mass, Spring
+from acausal.run import ensemble as ensemble_module
 from acausal.run.ensemble import (
     Ensemble,
     deserialize_system,
@@ -105,6 +108,30 @@ def test_sweep_on_dask_cluster_matches_local_processes(oscillator, local_runs):
     assert len(dask_runs) == 4
     for a, b in zip(local_runs, dask_runs):
         _same(a, b)
+
+
+@pytest.mark.skipif(not any(shutil.which(cc) for cc in ("cc", "gcc", "clang")),
+                    reason="jit=True needs a C compiler (cc, gcc or clang on the PATH)")
+def test_sweep_with_native_code_compiles_once(oscillator, tmp_path, monkeypatch):
+    cache = tmp_path / "native"
+    monkeypatch.setenv("ACAUSAL_CACHE_DIR", str(cache))
+    at_start = []
+    start_workers = ensemble_module._run_processes
+
+    def spy(*args, **kwargs):
+        at_start.append(sorted(cache.glob("acausal_*")))
+        return start_workers(*args, **kwargs)
+
+    monkeypatch.setattr(ensemble_module, "_run_processes", spy)
+    runs = simulate_many(oscillator, SWEEP, 2.0, dt=0.01, processes=2, jit=True)
+    assert runs.all_ok
+    # compiled here before the workers started, so they load it from the cache
+    built = at_start[0]
+    assert built and sorted(cache.glob("acausal_*")) == built
+    for run in runs:
+        direct = oscillator.simulate(2.0, dt=0.01, params=run.params, jit=True)
+        np.testing.assert_array_equal(run.solution["mass.s"], direct["mass.s"])
+    assert sorted(cache.glob("acausal_*")) == built
 
 
 def test_in_process_and_spawned_workers_agree(oscillator, local_runs):

@@ -235,6 +235,17 @@ def _check_options(options: dict) -> None:
     check_options(options, accepted, "simulate_many")
 
 
+def _build_native_code(system: CompiledModel) -> None:
+    """Compile the solver's functions (``jit=True``) here, once, before the workers start: they
+    load the libraries from the cache instead of each running the C compiler on the same code
+    (a realisation that dynamic state selection reaches later is compiled where it is
+    needed)."""
+    from .event_detection import split_indicators
+    from .sundials import problem_for
+
+    problem_for(system, split_indicators(system)[0], jit=True)
+
+
 def simulate_many(system: CompiledModel | Component, params: Iterable[Mapping[str, float] | None],
                   t_end: float, *, client: Any = None, processes: int | None = None,
                   mp_context: str | None = None, **options: Any) -> Ensemble:
@@ -293,6 +304,8 @@ def simulate_many(system: CompiledModel | Component, params: Iterable[Mapping[st
             raise AcausalError(f"processes={processes}: give a positive number of worker "
                                "processes, 0 for this process, or None for one per CPU.")
         n = min(processes or os.cpu_count() or 1, len(todo))
+        if options.get("jit") is True and n > 1:
+            _build_native_code(system)
         outputs = _run_processes(system, todo, t_end, options, n, mp_context)
     for run, out in zip(todo, outputs):
         run.elapsed = out.get("elapsed", 0.0)

@@ -237,7 +237,7 @@ class HybridSimulation:
         entry = self.problems.get(key)
         if entry is None:
             rows, _ = split_indicators(cur)
-            prob = sundials.problem_for(cur, rows)
+            prob = sundials.problem_for(cur, rows, self.settings.jit)
             t0 = float(self.grid[0])
             report = None
             if self.progress is not None and self.progress.enabled:

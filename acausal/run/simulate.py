@@ -67,6 +67,7 @@ SIMULATE_OPTIONS = {
     "dynamic_state_selection": "re-select states during the run (None: when needed)",
     "progress": "progress display (None: on a terminal)",
     "verbose": "show the solver's own messages (False: kept for error messages)",
+    "jit": "compile the solver's functions to machine code with the C compiler (False)",
 }
 
 
@@ -102,7 +103,10 @@ def simulate(model: Component | CompiledModel, t_end: float, **options: Any) -> 
     of start values by dotted name: replaces the declared start of a variable, ``fixed`` or
     guess as declared, without recompiling), ``rtol`` (1e-6), ``atol`` (1e-8),
     ``max_step`` (none), ``integrator_options`` (``max_num_steps`` between output points,
-    ``max_order``, ``suppress_algebraic``),
+    ``max_order``, ``suppress_algebraic``, ``method``: ``"BDF"`` or ``"Adams"``), ``jit``
+    (False: CasADi's virtual machine evaluates the model; True: the functions the solver calls
+    at every step are compiled to machine code by the system's C compiler, once per model and
+    machine, kept in a cache folder: see docs/compiler.md, "Native code"),
     ``dynamic_state_selection`` (None: when the compiler found it needed), ``progress`` (None:
     a progress bar on a terminal; with it shown, Ctrl-C returns the solution so far, marked
     ``sol.interrupted``), ``verbose`` (False: SUNDIALS' own warnings are kept off the terminal
@@ -128,13 +132,17 @@ def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
               rtol: float = 1e-6, atol: float = 1e-8, max_step: float | None = None,
               integrator_options: dict | None = None,
               dynamic_state_selection: bool | None = None,
-              progress: bool | None = None, verbose: bool = False) -> Solution:
+              progress: bool | None = None, verbose: bool = False,
+              jit: bool = False) -> Solution:
     t_end, t_start = as_time(t_end, "t_end"), as_time(t_start, "t_start")
     grid = output_grid(t_start, t_end, n_points, dt, t_eval)
     if integrator_options is not None and not isinstance(integrator_options, dict):
         raise InputError(f"integrator_options must be a dict, got {integrator_options!r}.")
     settings = solver_settings(rtol, atol, max_step, integrator_options or {})
     settings.verbose = bool(verbose)
+    if not isinstance(jit, bool):
+        raise InputError(f"jit must be True or False, got {jit!r}.")
+    settings.jit = jit
     p = cs.parameter_vector(params)
     with cs.start_values(start):
         init = initialize_with_branches(cs, p, float(grid[0]))

@@ -7,7 +7,9 @@ report progress or stop cleanly part-way. scikit-sundae (BSD-3, binary wheels th
 SUNDIALS) exposes CVODE and IDA with root functions, stop times and step-wise use; we call the
 generated CasADi functions from its callbacks through CasADi function *buffers*, which costs
 ~0.3 us a call instead of ~20 us for an ordinary call, and give the solvers CasADi's exact
-Jacobians (dense below ``SPARSE_FROM`` unknowns, SuperLU_MT sparse above).
+Jacobians (dense below ``SPARSE_FROM`` unknowns, SuperLU_MT sparse above). With
+``simulate(jit=True)`` the SX functions the solver calls at every step are machine code
+(:mod:`.native`); everything else stays the same.
 
 The solvers work on scaled unknowns ``u = y / nominal`` and scaled residuals (Modelica's
 ``nominal``): see :func:`nominal_values`. With ``rtol``/``atol`` as given, the absolute tolerance
@@ -27,6 +29,7 @@ import sksundae as sun
 from scipy.sparse import csc_matrix
 
 from ..base.capture import captured
+from . import native
 from .buffers import Buffered, Columns
 
 #: Systems with at least this many unknowns use the sparse direct solver (SuperLU_MT).
@@ -110,13 +113,17 @@ class Settings:
     #: CVODE's linear multistep method: "BDF" (stiff) or "Adams" (non-stiff ODEs; a DAE is
     #: always integrated by IDA's BDF)
     method: str = "BDF"
+    #: the functions the solver calls are compiled to machine code (:mod:`.native`)
+    jit: bool = False
     verbose: bool = False  # pass SUNDIALS' own messages on to stderr (else kept for errors)
 
 
-def problem_for(cs, rows: list[int]) -> Problem:
+def problem_for(cs, rows: list[int], jit: bool = False) -> Problem:
     """The (cached) SUNDIALS problem of a compiled realisation: its CasADi functions and
-    Jacobian are built once, whatever the parameters, nominal values and tolerances."""
-    return cs.cached(("sundials_problem", tuple(rows)), lambda: Problem(cs, rows))
+    Jacobian are built once, whatever the parameters, nominal values and tolerances (``jit``:
+    compiled to machine code, see :mod:`.native`)."""
+    return cs.cached(("sundials_problem", tuple(rows), bool(jit)),
+                     lambda: Problem(cs, rows, jit))
 
 
 def algebraic_jacobian(cs) -> ca.SX:
@@ -182,8 +189,10 @@ class Problem:
     output point).
     """
 
-    def __init__(self, cs, rows: list[int]) -> None:
+    def __init__(self, cs, rows: list[int], jit: bool = False) -> None:
         self.n_x, self.n_z = cs.x.numel(), cs.z.numel()
+        #: the SX functions the solver calls are machine code (:func:`.native.compiled`)
+        self.jit = bool(jit)
         #: the algebraic equations are linear in z (a linear loop left by tearing): CVODE
         #: integrates the states alone and z = -A^-1 b is solved inside the CasADi functions
         self.eliminated = self.n_z > 0 and linear_in_algebraics(cs)
@@ -232,14 +241,13 @@ class Problem:
         names = ["t", "u", "p", "d"]
         # root functions as SUNDIALS sees them: live * g + hold (a masked row is a constant)
         live, hold = ca.SX.sym("live", g_rows.numel()), ca.SX.sym("hold", g_rows.numel())
-        self._g = Buffered(ca.Function("roots", [t, u, p, d, live, hold],
-                                       [live * g_rows + hold], names + ["live", "hold"], ["g"]))
-        self._g.arg["live"][:] = 1.0
-        self._g_raw = Buffered(ca.Function("indicators", [t, u, p, d], [g_rows], names, ["g"]))
+        roots = ca.Function("roots", [t, u, p, d, live, hold], [live * g_rows + hold],
+                            names + ["live", "hold"], ["g"])
+        indicators = ca.Function("indicators", [t, u, p, d], [g_rows], names, ["g"])
         if not self.is_dae:
             jac = ca.jacobian(f_scaled, u)
-            self._f = Buffered(ca.Function("rhs", [t, u, p, d], [f_scaled], names, ["f"]))
-            self._jac = Buffered(ca.Function("rhs_jac", [t, u, p, d], [jac], names, ["j"]))
+            f = ca.Function("rhs", [t, u, p, d], [f_scaled], names, ["f"])
+            f_jac = ca.Function("rhs_jac", [t, u, p, d], [jac], names, ["j"])
             sparsity = jac.sparsity()
         else:
             up, cj, r = ca.SX.sym("up", n), ca.SX.sym("cj"), ca.SX.sym("r", self.n_z)
@@ -250,10 +258,8 @@ class Problem:
             eye = ca.horzcat(ca.SX.eye(self.n_x), ca.SX(self.n_x, self.n_z))
             jac = ca.vertcat(cj * eye - j_f, j_g / ca.repmat(r, 1, n))
             dae_names = ["t", "u", "up", "p", "d", "r", "cj"]
-            self._f = Buffered(ca.Function("res", [t, u, up, p, d, r], [res], dae_names[:6],
-                                           ["res"]))
-            self._jac = Buffered(ca.Function("res_jac", [t, u, up, p, d, r, cj], [jac],
-                                             dae_names, ["j"]))
+            f = ca.Function("res", [t, u, up, p, d, r], [res], dae_names[:6], ["res"])
+            f_jac = ca.Function("res_jac", [t, u, up, p, d, r, cj], [jac], dae_names, ["j"])
             self._alg_jac = ca.Function("alg_jac", [t, u, p, d], [j_g])
             self._xdot = ca.Function("xdot", [t, u, p, d], [f_scaled])
             # z' from d/dt g(t, x, z) = 0: g_z z' = -(g_t + g_x x'), for a consistent start
@@ -263,6 +269,11 @@ class Problem:
                 [ca.densify(g_z), ca.jacobian(alg, t) + ca.mtimes(g_x, f_scaled),
                  ca.densify(g_x)])
             sparsity = jac.sparsity()
+        if self.jit:  # what the solver calls at every step; its Jacobian now and then
+            f, roots, indicators = native.compiled([f, roots, indicators])
+        self._f, self._jac, self._g, self._g_raw = (Buffered(h) for h in
+                                                    (f, f_jac, roots, indicators))
+        self._g.arg["live"][:] = 1.0
         return sparsity
 
     def _build_eliminated(self, cs, g_rows) -> None:
@@ -277,6 +288,8 @@ class Problem:
         b_sx = ca.substitute(cs.alg, cs.z, zero)
         linear = ca.Function("linear_loop", [cs.t, cs.x, cs.p], [a_sx, b_sx])
         ode = ca.Function("ode", [cs.t, cs.x, cs.z, cs.p], [cs.ode, g_rows])
+        if self.jit:  # what every right-hand side evaluates (the solves stay LAPACK's)
+            linear, ode = native.compiled([linear, ode])
         t, p = ca.MX.sym("t"), ca.MX.sym("p", cs.p.numel())
         u, d = ca.MX.sym("u", n_x), ca.MX.sym("d", n_x + self.n_z)
         x = d[:n_x] * u

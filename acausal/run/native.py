@@ -1,0 +1,109 @@
+"""The solver's CasADi functions as machine code (``simulate(jit=True)``).
+
+CasADi evaluates an SX function in its virtual machine at a few nanoseconds an operation; the
+same function written as C by CasADi's code generator and compiled by the system's C compiler
+runs several times faster (the 20-link chain's linear loop, 21 000 operations: 100 us in the
+virtual machine, 17 us compiled with ``-O0``, 5.6 us with ``-O1``; see docs/compiler.md,
+"Native code"). :func:`compiled` does that for a list of SX functions: a C file and a shared
+library each, loaded back with ``casadi.external``, so the results are CasADi functions with
+the same names, inputs and outputs that plug into MX graphs, :class:`~.buffers.Buffered` and
+``map`` as before.
+
+Libraries are kept in a cache folder (``$ACAUSAL_CACHE_DIR``, else
+``$XDG_CACHE_HOME/acausal/native``, else ``~/.cache/acausal/native``) under the hash of their C
+source, the compiler, its flags and the CasADi version: the same model compiles once per
+machine, also across processes and sessions (parameters are inputs, so new values need no new
+library). A library is written under a temporary name and renamed, so processes that build the
+same one at the same time do not read half a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import casadi as ca
+
+from ..base.c_compiler import (
+    CompilerNotFoundError,
+    compile_shared_library,
+    find_c_compiler,
+    shared_library_suffix,
+)
+
+#: Environment variable naming the folder where compiled libraries are kept.
+CACHE_ENV = "ACAUSAL_CACHE_DIR"
+#: CasADi instructions up to which a function is compiled with ``-O1``; larger ones get
+#: ``-O0``. gcc's time grows faster than the size of one function (benchmarks/native_code.py:
+#: the 50-link chain's 121 000-instruction loop takes 4 s at -O0 and 12 s at -O1 and runs 2.7x
+#: faster at -O1; the 100-link chain's 466 000 instructions took 25 s at -O0 and 150 s at -O1),
+#: and -O2 was no faster than -O1 and took minutes.
+OPTIMISE_UP_TO = 150_000
+
+
+def cache_folder() -> Path:
+    """Where compiled libraries are kept (see the module's docstring)."""
+    named = os.environ.get(CACHE_ENV, "").strip()
+    if named:
+        return Path(named).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME", "").strip() or Path.home() / ".cache"
+    return Path(base) / "acausal" / "native"
+
+
+def compiled(functions: Sequence[ca.Function]) -> list[ca.Function]:
+    """``functions`` (SX) compiled to machine code, one shared library each (built side by
+    side, one compiler process per core); returned in the same order as CasADi functions of
+    the same names, inputs and outputs. Optimised with ``-O1`` up to :data:`OPTIMISE_UP_TO`
+    instructions, else ``-O0``.
+
+    Meant for what the solver evaluates at every step (right-hand side, residual, root
+    functions): a Jacobian, evaluated now and then, can be larger than all of them together
+    (the 20-link chain's: 117 000 instructions, 0.2 s of code generation and seconds of
+    compilation) and stays in CasADi's virtual machine.
+
+    Raises :class:`~acausal.base.c_compiler.CompilerNotFoundError` without a C compiler and
+    :class:`~acausal.base.c_compiler.CCompilerError` when the compiler fails."""
+    try:
+        cc = find_c_compiler()
+    except CompilerNotFoundError as exc:
+        raise CompilerNotFoundError(
+            f"simulate(jit=True) compiles the model's functions to machine code and needs a C "
+            f"compiler. {exc} Or simulate with jit=False (CasADi's virtual machine).") from None
+    folder = cache_folder()
+    libraries, missing = [], []
+    for f in functions:
+        gen = ca.CodeGenerator("acausal_native", {"with_header": False})
+        gen.add(f)
+        source = gen.dump()
+        flags = ("-O1",) if f.n_instructions() <= OPTIMISE_UP_TO else ("-O0",)
+        key = hashlib.sha256("\n".join(
+            [source, cc, " ".join(flags), ca.__version__, sys.platform]).encode()).hexdigest()
+        library = folder / f"acausal_{key[:40]}{shared_library_suffix()}"
+        libraries.append(library)
+        if not library.is_file():
+            missing.append((source, flags, library))
+    if missing:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=folder, prefix=".build-") as tmp, \
+                ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            builds = [pool.submit(_build, source, flags, library, Path(tmp) / str(i), cc)
+                      for i, (source, flags, library) in enumerate(missing)]
+            for build in builds:
+                build.result()  # the first compiler error, if any
+    return [ca.external(f.name(), str(lib)) for f, lib in zip(functions, libraries)]
+
+
+def _build(source: str, flags: tuple[str, ...], library: Path, work: Path, cc: str) -> None:
+    """Compile one function's C ``source`` in the folder ``work`` and move the library to
+    ``library`` (atomic: a reader sees no library or a whole one)."""
+    work.mkdir()
+    c_file = work / "function.c"
+    c_file.write_text(source)
+    built = compile_shared_library([c_file], work / library.name, compiler=cc, flags=flags,
+                                   hide_symbols=False)
+    os.replace(built, library)
