@@ -21,7 +21,11 @@ The three implementations
   points. From 7 links on, the chain's linear loop (joint accelerations and cut forces) is
   solved inside the CasADi functions (docs/compiler.md, "Linear loops"). **acausal-tight**: the
   same at rtol = atol = 1e-11, the tolerance at which its tip at N = 20 stays within 1e-6 of
-  the reference.
+  the reference. **acausal-jit**, **acausal-jit-tight**: the same two with ``simulate(jit=True)``
+  (the functions the solver calls at every step compiled to machine code by the system's C
+  compiler, docs/compiler.md, "Native code"); ``simulate_s`` finds the compiled libraries in
+  the cache folder, the note after the row gives the first simulate with an empty cache
+  (``first_s``: the C compiler's run included), which happens once per model and machine.
 * **Exudyn**: one ``ObjectKinematicTree`` (minimal coordinates: one joint angle per link, the
   composite-rigid-body mass matrix, joint offsets from the parent joint, COM inertias in link
   coordinates, ``RevoluteX``/``RevoluteY`` joints), see the Exudyn documentation of
@@ -106,7 +110,9 @@ import argparse
 import importlib
 import json
 import math
+import os
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -120,6 +126,7 @@ from compile_scaling import stdout_to_stderr
 from acausal import compile
 from acausal.components.multibody.chains import SpatialChain
 from acausal.components.multibody.energy import mechanical_energy
+from acausal.run import native
 
 # -- the model ----------------------------------------------------------------------------------
 LENGTH, WIDTH, MASS, GRAVITY = 0.5, 0.05, 1.0, 9.80665
@@ -141,7 +148,7 @@ EXUDYN_FIRST_STEP = 1e-3   # s
 MUJOCO_DT = 5e-4           # s, MuJoCo RK4 step
 MUJOCO_REFERENCE_DT = MUJOCO_DT / 8   # --check: RK4 error ~dt^4, 4096 times smaller
 N_INTERVALS = 500          # output / energy sampling intervals
-TOOLS = ("acausal", "acausal-tight", "exudyn", "mujoco")
+TOOLS = ("acausal", "acausal-tight", "acausal-jit", "acausal-jit-tight", "exudyn", "mujoco")
 INSTALL_HINT = "pip install -e '.[bench]'"
 
 
@@ -220,18 +227,30 @@ class Run:
 
 # -- acausal ------------------------------------------------------------------------------------
 def run_acausal(n: int, t_end: float, tol: float = TOL, repeat: int = 1,
-                method: str | None = None) -> Run:
+                method: str | None = None, jit: bool = False) -> Run:
     method = method or ACAUSAL_METHOD
     best_build = best_sim = math.inf
-    for _ in range(repeat):
-        model = SpatialChain(n=n, link_length=LENGTH, width=WIDTH, m=MASS, phi0=PHI0)
-        t0 = time.perf_counter()
-        cs = compile(model)
-        best_build = min(best_build, time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        sol = cs.simulate(t_end, rtol=tol, atol=tol, n_points=N_INTERVALS + 1, progress=False,
-                          integrator_options={"method": method})
-        best_sim = min(best_sim, time.perf_counter() - t0)
+    extra: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="acausal-native-") as cache:
+        if jit:
+            # the C compiler's run, once per model and machine: a first simulate with an empty
+            # cache folder (not part of simulate_s, which finds the libraries in the cache)
+            os.environ[native.CACHE_ENV] = cache
+            cs = compile(SpatialChain(n=n, link_length=LENGTH, width=WIDTH, m=MASS, phi0=PHI0))
+            t0 = time.perf_counter()
+            cs.simulate(t_end, rtol=tol, atol=tol, n_points=N_INTERVALS + 1, progress=False,
+                        integrator_options={"method": method}, jit=True)
+            extra["first_s"] = time.perf_counter() - t0
+        for _ in range(repeat):
+            model = SpatialChain(n=n, link_length=LENGTH, width=WIDTH, m=MASS, phi0=PHI0)
+            t0 = time.perf_counter()
+            cs = compile(model)
+            best_build = min(best_build, time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            sol = cs.simulate(t_end, rtol=tol, atol=tol, n_points=N_INTERVALS + 1,
+                              progress=False, integrator_options={"method": method}, jit=jit)
+            best_sim = min(best_sim, time.perf_counter() - t0)
+        os.environ.pop(native.CACHE_ENV, None)
     kinetic, potential = mechanical_energy(sol, cs, model.links, split=True)
     tip = np.asarray(sol[f"links[{n - 1}].frame_b.r_0"], dtype=float)[:, -1]
     origins0 = np.array([np.asarray(sol[f"links[{i}].frame_a.r_0"], dtype=float)[:, 0]
@@ -239,10 +258,10 @@ def run_acausal(n: int, t_end: float, tol: float = TOL, repeat: int = 1,
     stats = getattr(sol, "stats", {}) or {}
     q = np.array([np.asarray(sol[f"joints[{i}].phi"], dtype=float) for i in range(n)]).T
     qd = np.array([np.asarray(sol[f"joints[{i}].w"], dtype=float) for i in range(n)]).T
+    extra.update(sol=sol, t=np.asarray(sol.t), origins0=origins0, q=q, qd=qd)
     return Run(best_build, best_sim, tip, kinetic + potential, kinetic,
-               f"CVODE {method} rtol=atol={tol:g}", rhs=stats.get("rhs_evaluations"),
-               extra={"sol": sol, "t": np.asarray(sol.t), "origins0": origins0, "q": q,
-                      "qd": qd})
+               f"CVODE {method} rtol=atol={tol:g}" + (", native code" if jit else ""),
+               rhs=stats.get("rhs_evaluations"), extra=extra)
 
 
 # -- Exudyn -------------------------------------------------------------------------------------
@@ -439,8 +458,19 @@ def run_acausal_tight(n: int, t_end: float, repeat: int = 1) -> Run:
     return run_acausal(n, t_end, ACAUSAL_TIGHT_TOL, repeat)
 
 
-RUNNERS = {"acausal": run_acausal, "acausal-tight": run_acausal_tight, "exudyn": run_exudyn,
-           "mujoco": run_mujoco}
+def run_acausal_jit(n: int, t_end: float, repeat: int = 1) -> Run:
+    """acausal with ``simulate(jit=True)`` at the benchmark's tolerance."""
+    return run_acausal(n, t_end, TOL, repeat, jit=True)
+
+
+def run_acausal_jit_tight(n: int, t_end: float, repeat: int = 1) -> Run:
+    """acausal with ``simulate(jit=True)`` at the tolerance its tip needs."""
+    return run_acausal(n, t_end, ACAUSAL_TIGHT_TOL, repeat, jit=True)
+
+
+RUNNERS = {"acausal": run_acausal, "acausal-tight": run_acausal_tight,
+           "acausal-jit": run_acausal_jit, "acausal-jit-tight": run_acausal_jit_tight,
+           "exudyn": run_exudyn, "mujoco": run_mujoco}
 
 
 def available(tool: str) -> bool:
@@ -504,7 +534,7 @@ def record(tool: str, n: int, t_end: float, run: Run | None, ref: Reference,
                            "simulate_s": None, "ratio_exudyn": None, "tip": None,
                            "tip_error": None, "tip_ok": None, "energy_drift": None,
                            "energy_scale": None, "steps": None, "rhs_evaluations": None,
-                           "integrator": None, "reference": ref.name,
+                           "integrator": None, "first_s": None, "reference": ref.name,
                            "reference_uncertainty": ref.uncertainty,
                            "reference_note": ref.note, "note": note}
     if run is None:
@@ -512,7 +542,8 @@ def record(tool: str, n: int, t_end: float, run: Run | None, ref: Reference,
     drift, scale = run.drift()
     rec.update(build_s=run.build_s, simulate_s=run.simulate_s, tip=run.tip.tolist(),
                energy_drift=drift, energy_scale=scale, steps=run.steps,
-               rhs_evaluations=run.rhs, integrator=run.integrator)
+               rhs_evaluations=run.rhs, integrator=run.integrator,
+               first_s=run.extra.get("first_s"))
     if ref.tip is not None:
         err = float(np.max(np.abs(run.tip - ref.tip)))
         rec.update(tip_error=err, tip_ok=bool(err <= TIP_TOL) if ref.usable() else None)
@@ -584,18 +615,20 @@ def _fmt(value: Any, spec: str, width: int) -> str:
 
 
 def print_table(records: list[dict[str, Any]]) -> None:
-    print(f"{'tool':<13} {'N':>4} {'build_s':>8} {'simulate_s':>10} {'sim/exu':>8} "
+    print(f"{'tool':<17} {'N':>4} {'build_s':>8} {'simulate_s':>10} {'sim/exu':>8} "
           f"{'tip_err':>8} {'tip_ok':>6} {'E_drift':>8} {'steps':>6} {'rhs':>7}  integrator")
     for r in records:
         if r["simulate_s"] is None:
-            print(f"{r['tool']:<13} {r['N']:>4}  {r['note']}")
+            print(f"{r['tool']:<17} {r['N']:>4}  {r['note']}")
             continue
         ok = {None: "-", True: "yes", False: "no"}[r["tip_ok"]]
-        print(f"{r['tool']:<13} {r['N']:>4} {_fmt(r['build_s'], '.4f', 8)} "
+        print(f"{r['tool']:<17} {r['N']:>4} {_fmt(r['build_s'], '.4f', 8)} "
               f"{_fmt(r['simulate_s'], '.3f', 10)} {_fmt(r['ratio_exudyn'], '.2f', 8)} "
               f"{_fmt(r['tip_error'], '.1e', 8)} {ok:>6} {_fmt(r['energy_drift'], '.1e', 8)} "
               f"{_fmt(r['steps'], 'd', 6)} {_fmt(r['rhs_evaluations'], 'd', 7)}  "
-              f"{r['integrator']}" + (f"; {r['note']}" if r["note"] else ""))
+              f"{r['integrator']}" + (f"; {r['note']}" if r["note"] else "")
+              + ("" if r["first_s"] is None else
+                 f"; first simulate with an empty cache {r['first_s']:.2f} s"))
     seen = set()
     for r in records:
         if r["N"] in seen:

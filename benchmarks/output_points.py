@@ -19,6 +19,7 @@ Usage::
 
     python benchmarks/output_points.py              # both models, best of 2
     python benchmarks/output_points.py --models fourbar1 --repeat 3
+    python benchmarks/output_points.py --jit        # the solver's functions as native code
 """
 
 from __future__ import annotations
@@ -39,8 +40,9 @@ MODELS = {
 POINTS = (100, 5000)
 
 
-def measure(name: str, repeat: int) -> dict:
+def measure(name: str, repeat: int, jit: bool = False) -> dict:
     build, options, read = MODELS[name]
+    options = dict(options, jit=jit)
     cs = compile(build())
     cs.simulate(5.0, n_points=POINTS[0], **options)[read]  # builds and caches the functions
     out: dict = {"model": name}
@@ -61,11 +63,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", nargs="+", choices=sorted(MODELS), default=list(MODELS))
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--jit", action="store_true",
+                        help="simulate with jit=True (native code; compiled in the untimed run)")
     args = parser.parse_args(argv)
     print(f"{'model':<9} {'solver':<6} {'':<16} {'100 points [s]':>14} {'5000 points [s]':>15} "
           f"{'ratio':>6}")
     for name in args.models:
-        r = measure(name, args.repeat)
+        r = measure(name, args.repeat, args.jit)
         (t1, r1, n1, solver), (t2, r2, n2, _) = r[POINTS[0]], r[POINTS[1]]
         print(f"{name:<9} {solver:<6} {'simulate':<16} {t1:>14.3f} {t2:>15.3f} {t2 / t1:>6.2f}")
         print(f"{'':<9} {'':<6} {'simulate + read':<16} {r1:>14.3f} {r2:>15.3f} {r2 / r1:>6.2f}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ import pytest
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "multibody_peers.py"
 KEYS = {"tool", "N", "t_end", "build_s", "simulate_s", "ratio_exudyn", "tip", "tip_error",
         "tip_ok", "energy_drift", "energy_scale", "steps", "rhs_evaluations", "integrator",
-        "reference", "reference_uncertainty", "reference_note", "note"}
+        "first_s", "reference", "reference_uncertainty", "reference_note", "note"}
 
 
 def quick_records(*tools: str) -> list[dict]:
@@ -51,3 +52,14 @@ def test_quick_json_acausal_agrees_with_exudyn():
     diff = max(abs(a - e) for a, e in zip(acausal["tip"], exudyn["tip"]))
     assert diff < 1e-5, (acausal["tip"], exudyn["tip"])
     assert exudyn["steps"] > 0 and acausal["ratio_exudyn"] > 0
+
+
+@pytest.mark.skipif(not any(shutil.which(cc) for cc in ("cc", "gcc", "clang")),
+                    reason="acausal-jit needs a C compiler (cc, gcc or clang on the PATH)")
+def test_quick_json_native_code_gives_the_same_tip():
+    plain, jit = quick_records("acausal", "acausal-jit")
+    assert jit["first_s"] > 0 and plain["first_s"] is None
+    assert jit["integrator"].endswith("native code")
+    # the same equations and tolerance (1e-8), evaluated by other machine instructions
+    diff = max(abs(a - b) for a, b in zip(plain["tip"], jit["tip"]))
+    assert diff < 1e-8, (plain["tip"], jit["tip"])

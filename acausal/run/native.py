@@ -3,11 +3,11 @@
 CasADi evaluates an SX function in its virtual machine at a few nanoseconds an operation; the
 same function written as C by CasADi's code generator and compiled by the system's C compiler
 runs several times faster (the 20-link chain's linear loop, 21 000 operations: 100 us in the
-virtual machine, 17 us compiled with ``-O0``, 5.6 us with ``-O1``; see docs/compiler.md,
-"Native code"). :func:`compiled` does that for a list of SX functions: a C file and a shared
-library each, loaded back with ``casadi.external``, so the results are CasADi functions with
-the same names, inputs and outputs that plug into MX graphs, :class:`~.buffers.Buffered` and
-``map`` as before.
+virtual machine, 17 us compiled with ``-O0``, 5 us with ``-O1``: benchmarks/native_code.py; see
+docs/compiler.md, "Native code"). :func:`compiled` does that for a list of SX functions: a C
+file and a shared library each, loaded back with ``casadi.external``, so the results are CasADi
+functions with the same names, inputs and outputs that plug into MX graphs,
+:class:`~.buffers.Buffered` and ``map`` as before.
 
 Libraries are kept in a cache folder (``$ACAUSAL_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/acausal/native``, else ``~/.cache/acausal/native``) under the hash of their C
@@ -40,9 +40,9 @@ from ..base.c_compiler import (
 CACHE_ENV = "ACAUSAL_CACHE_DIR"
 #: CasADi instructions up to which a function is compiled with ``-O1``; larger ones get
 #: ``-O0``. gcc's time grows faster than the size of one function (benchmarks/native_code.py:
-#: the 50-link chain's 121 000-instruction loop takes 4 s at -O0 and 12 s at -O1 and runs 2.7x
-#: faster at -O1; the 100-link chain's 466 000 instructions took 25 s at -O0 and 150 s at -O1),
-#: and -O2 was no faster than -O1 and took minutes.
+#: the 50-link chain's 121 000-instruction loop takes 4 s at -O0 and 12 s at -O1 and runs 2.8x
+#: faster at -O1; the 100-link chain's 466 000 instructions take 21 s and 126 s), and -O2 was
+#: no faster than -O1 and took minutes.
 OPTIMISE_UP_TO = 150_000
 
 
@@ -62,9 +62,10 @@ def compiled(functions: Sequence[ca.Function]) -> list[ca.Function]:
     instructions, else ``-O0``.
 
     Meant for what the solver evaluates at every step (right-hand side, residual, root
-    functions): a Jacobian, evaluated now and then, can be larger than all of them together
-    (the 20-link chain's: 117 000 instructions, 0.2 s of code generation and seconds of
-    compilation) and stays in CasADi's virtual machine.
+    functions). A Jacobian, evaluated tens to hundreds of times a run, can be larger than all
+    of them together (the 20-link chain's partial derivatives: 117 000 instructions): compiled,
+    it saved less in that chain's run than writing its C code (0.2 s, needed for the cache key)
+    and loading the library cost each new process, so it stays in CasADi's virtual machine.
 
     Raises :class:`~acausal.base.c_compiler.CompilerNotFoundError` without a C compiler and
     :class:`~acausal.base.c_compiler.CCompilerError` when the compiler fails."""
