@@ -253,13 +253,13 @@ def check(name: str, event_sol, smooth_sol, t_end: float) -> str:
 
 
 def run_model(name: str, t_end: float, dt: float, repeats: int,
-              tau: float = REPLAY_TAU) -> dict:
+              tau: float = REPLAY_TAU, jit: bool = False) -> dict:
     spec = MODELS[name]
     record = {"model": name, "t_end": t_end, "dt": dt}
     t0 = time.perf_counter()
     cs_event = compile(spec["event"]())
     record["compile_s"] = time.perf_counter() - t0
-    opts = {"dt": dt, "rtol": RTOL, "atol": ATOL}
+    opts = {"dt": dt, "rtol": RTOL, "atol": ATOL, "jit": jit}
     record["event_s"], sol_ev = best_time(
         lambda: cs_event.simulate(t_end, progress=False, **opts), repeats)
     cs_smooth = compile(spec["smooth"](sol_ev, tau))
@@ -337,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="width [s] of the replay twin's switching ramps (bristle)")
     parser.add_argument("--dt", type=float, default=None,
                         help="output step [s] instead of 1 ms (0.01 with --quick)")
+    parser.add_argument("--jit", action="store_true",
+                        help="every variant with simulate(jit=True): native code (the first, "
+                        "best-of run compiles it once)")
     args = parser.parse_args(argv)
     t_end, dt, repeats = (5.0, 0.01, 1) if args.quick else (200.0, 1e-3, 3)
     if args.dt is not None:
@@ -345,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.models:
         print(f"[hybrid] {name} ...", file=sys.stderr)
         try:
-            records.append(run_model(name, t_end, dt, repeats, args.replay_tau))
+            records.append(run_model(name, t_end, dt, repeats, args.replay_tau, args.jit))
         except Exception as exc:  # noqa: BLE001 - reported in the record, exit status 1
             traceback.print_exc(file=sys.stderr)
             records.append({"model": name, "error": f"{type(exc).__name__}: {exc}"})
