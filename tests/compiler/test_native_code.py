@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import shutil
+import sys
 
 import numpy as np
 import pytest
@@ -114,6 +115,7 @@ def test_without_a_c_compiler_the_error_says_what_to_do(monkeypatch):
     assert cs.simulate(1.0).t[-1] == 1.0  # the virtual machine needs none
 
 
+@pytest.mark.skipif(sys.platform.startswith("win"), reason="a shell script as the compiler")
 def test_a_failing_compiler_is_named(monkeypatch, tmp_path):
     fake = tmp_path / "fakecc"
     fake.write_text("#!/bin/sh\necho 'fatal: out of cheese' >&2\nexit 3\n")
