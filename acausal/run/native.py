@@ -30,6 +30,7 @@ from pathlib import Path
 import casadi as ca
 
 from ..base.c_compiler import (
+    CCompilerError,
     CompilerNotFoundError,
     compile_shared_library,
     find_c_compiler,
@@ -89,9 +90,15 @@ def compiled(functions: Sequence[ca.Function]) -> list[ca.Function]:
         if not library.is_file():
             missing.append((source, flags, library))
     if missing:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=folder, prefix=".build-") as tmp, \
-                ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            work = tempfile.TemporaryDirectory(dir=folder, prefix=".build-")
+        except OSError as exc:
+            raise CCompilerError(
+                f"simulate(jit=True) keeps compiled functions in {folder}, which cannot be "
+                f"written ({exc.strerror or exc}). Name a writable folder in ${CACHE_ENV}, or "
+                "simulate with jit=False.") from None
+        with work as tmp, ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
             builds = [pool.submit(_build, source, flags, library, Path(tmp) / str(i), cc)
                       for i, (source, flags, library) in enumerate(missing)]
             for build in builds:

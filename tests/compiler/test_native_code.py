@@ -125,6 +125,15 @@ def test_a_failing_compiler_is_named(monkeypatch, tmp_path):
         compile(CountedOscillator()).simulate(1.0, jit=True)
 
 
+def test_a_cache_folder_that_cannot_be_written_is_named(tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(native.CACHE_ENV, str(blocker / "cache"))
+    with pytest.raises(c_compiler.CCompilerError,
+                       match=r"(?s)a-file.*cannot be written.*ACAUSAL_CACHE_DIR.*jit=False"):
+        compile(CountedOscillator()).simulate(1.0, jit=True)
+
+
 def test_jit_takes_a_bool():
     with pytest.raises(InputError, match="jit must be True or False"):
         compile(CountedOscillator()).simulate(1.0, jit="yes")
