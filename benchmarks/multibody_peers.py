@@ -107,6 +107,7 @@ the next size (the previous size's build + simulate time scaled by (N_next / N_p
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import math
@@ -226,16 +227,31 @@ class Run:
 
 
 # -- acausal ------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def empty_native_cache():
+    """acausal's native-code cache in a new temporary folder for the block (the user's own
+    setting of the variable is restored afterwards)."""
+    before = os.environ.get(native.CACHE_ENV)
+    with tempfile.TemporaryDirectory(prefix="acausal-native-") as cache:
+        os.environ[native.CACHE_ENV] = cache
+        try:
+            yield
+        finally:
+            if before is None:
+                os.environ.pop(native.CACHE_ENV, None)
+            else:
+                os.environ[native.CACHE_ENV] = before
+
+
 def run_acausal(n: int, t_end: float, tol: float = TOL, repeat: int = 1,
                 method: str | None = None, jit: bool = False) -> Run:
     method = method or ACAUSAL_METHOD
     best_build = best_sim = math.inf
     extra: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(prefix="acausal-native-") as cache:
+    with empty_native_cache():
         if jit:
             # the C compiler's run, once per model and machine: a first simulate with an empty
             # cache folder (not part of simulate_s, which finds the libraries in the cache)
-            os.environ[native.CACHE_ENV] = cache
             cs = compile(SpatialChain(n=n, link_length=LENGTH, width=WIDTH, m=MASS, phi0=PHI0))
             t0 = time.perf_counter()
             cs.simulate(t_end, rtol=tol, atol=tol, n_points=N_INTERVALS + 1, progress=False,
@@ -250,7 +266,6 @@ def run_acausal(n: int, t_end: float, tol: float = TOL, repeat: int = 1,
             sol = cs.simulate(t_end, rtol=tol, atol=tol, n_points=N_INTERVALS + 1,
                               progress=False, integrator_options={"method": method}, jit=jit)
             best_sim = min(best_sim, time.perf_counter() - t0)
-        os.environ.pop(native.CACHE_ENV, None)
     kinetic, potential = mechanical_energy(sol, cs, model.links, split=True)
     tip = np.asarray(sol[f"links[{n - 1}].frame_b.r_0"], dtype=float)[:, -1]
     origins0 = np.array([np.asarray(sol[f"links[{i}].frame_a.r_0"], dtype=float)[:, 0]
