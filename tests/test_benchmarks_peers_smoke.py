@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -54,9 +53,7 @@ def test_quick_json_acausal_agrees_with_exudyn():
     assert exudyn["steps"] > 0 and acausal["ratio_exudyn"] > 0
 
 
-@pytest.mark.skipif(not any(shutil.which(cc) for cc in ("cc", "gcc", "clang")),
-                    reason="acausal-jit needs a C compiler (cc, gcc or clang on the PATH)")
-def test_quick_json_native_code_gives_the_same_tip():
+def test_quick_json_native_code_gives_the_same_tip(c_compiler):
     plain, jit = quick_records("acausal", "acausal-jit")
     assert jit["first_s"] > 0 and plain["first_s"] is None
     assert jit["integrator"].endswith("native code")

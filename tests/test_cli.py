@@ -61,9 +61,7 @@ def test_simulate_writes_csv(oscillator_run):
     assert np.max(np.abs(s - exact)) < 1e-5
 
 
-@pytest.mark.skipif(not any(shutil.which(cc) for cc in ("cc", "gcc", "clang")),
-                    reason="--jit needs a C compiler (cc, gcc or clang on the PATH)")
-def test_simulate_with_native_code(tmp_path, monkeypatch):
+def test_simulate_with_native_code(tmp_path, monkeypatch, c_compiler):
     monkeypatch.setenv("ACAUSAL_CACHE_DIR", str(tmp_path / "cache"))
     result = run("simulate", OSC, "--t-end", "1", "--n-points", "11", "--set", "mass.m=4",
                  "--set", "spring.c=200,damper.d=1", "--csv", str(tmp_path / "o.csv"),

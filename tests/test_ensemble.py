@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-
 import numpy as np
 import pytest
 
@@ -110,9 +108,7 @@ def test_sweep_on_dask_cluster_matches_local_processes(oscillator, local_runs):
         _same(a, b)
 
 
-@pytest.mark.skipif(not any(shutil.which(cc) for cc in ("cc", "gcc", "clang")),
-                    reason="jit=True needs a C compiler (cc, gcc or clang on the PATH)")
-def test_sweep_with_native_code_compiles_once(oscillator, tmp_path, monkeypatch):
+def test_sweep_with_native_code_compiles_once(oscillator, tmp_path, monkeypatch, c_compiler):
     cache = tmp_path / "native"
     monkeypatch.setenv("ACAUSAL_CACHE_DIR", str(cache))
     at_start = []

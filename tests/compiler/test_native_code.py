@@ -20,13 +20,8 @@ import pytest
 
 import acausal.run.native as native
 from acausal import Component, Discrete, Eq, InputError, Variable, When, assign, compile, der
-from acausal.base import c_compiler
-from acausal.base.c_compiler import CompilerNotFoundError
+from acausal.base.c_compiler import CCompilerError, CompilerNotFoundError
 from acausal.components.multibody.chains import SpatialChain
-
-pytestmark = pytest.mark.skipif(
-    not any(shutil.which(cc) for cc in ("cc", "gcc", "clang")),
-    reason="simulate(jit=True) needs a C compiler (cc, gcc or clang on the PATH)")
 
 RTOL = 1e-10
 
@@ -57,7 +52,7 @@ def libraries(folder):
     return sorted(folder.glob("acausal_*")) if folder.exists() else []
 
 
-def test_events_found_by_compiled_root_functions_are_the_analytic_crossings(cache):
+def test_events_found_by_compiled_root_functions_are_the_analytic_crossings(cache, c_compiler):
     sol = compile(CountedOscillator()).simulate(15.0, rtol=1e-12, atol=1e-14, jit=True)
     assert sol.stats["solver"] == "CVODE"
     assert len(libraries(cache)) == 3  # right-hand side, root functions, event indicators
@@ -67,7 +62,7 @@ def test_events_found_by_compiled_root_functions_are_the_analytic_crossings(cach
     assert sol["crossings"][-1] == 3
 
 
-def test_a_dae_for_ida_gives_the_same_solution(pendulum, cache):
+def test_a_dae_for_ida_gives_the_same_solution(pendulum, cache, c_compiler):
     cs = compile(pendulum(0.5))
     plain = cs.simulate(3.0, rtol=RTOL, atol=RTOL)
     native_run = cs.simulate(3.0, rtol=RTOL, atol=RTOL, jit=True)
@@ -79,7 +74,7 @@ def test_a_dae_for_ida_gives_the_same_solution(pendulum, cache):
         assert np.abs(native_run[name] - plain[name]).max() < 1e3 * RTOL
 
 
-def test_a_linear_loop_solved_inside_the_right_hand_side(cache, monkeypatch):
+def test_a_linear_loop_solved_inside_the_right_hand_side(cache, monkeypatch, c_compiler):
     n = 8  # 14 tear variables: solved by LU inside the solver's functions
     model = SpatialChain(n=n)
     cs = compile(model)
@@ -121,15 +116,15 @@ def test_a_failing_compiler_is_named(monkeypatch, tmp_path):
     fake.write_text("#!/bin/sh\necho 'fatal: out of cheese' >&2\nexit 3\n")
     fake.chmod(0o755)
     monkeypatch.setenv("CC", str(fake))
-    with pytest.raises(c_compiler.CCompilerError, match=r"(?s)exit status 3.*out of cheese"):
+    with pytest.raises(CCompilerError, match=r"(?s)exit status 3.*out of cheese"):
         compile(CountedOscillator()).simulate(1.0, jit=True)
 
 
-def test_a_cache_folder_that_cannot_be_written_is_named(tmp_path, monkeypatch):
+def test_a_cache_folder_that_cannot_be_written_is_named(tmp_path, monkeypatch, c_compiler):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     monkeypatch.setenv(native.CACHE_ENV, str(blocker / "cache"))
-    with pytest.raises(c_compiler.CCompilerError,
+    with pytest.raises(CCompilerError,
                        match=r"(?s)a-file.*cannot be written.*ACAUSAL_CACHE_DIR.*jit=False"):
         compile(CountedOscillator()).simulate(1.0, jit=True)
 

@@ -9,7 +9,6 @@ the Exudyn stick/slip example, case ``bristle`` (4 When clauses, discrete fricti
 from __future__ import annotations
 
 import importlib.util
-import shutil
 import sys
 from pathlib import Path
 
@@ -71,14 +70,3 @@ def compiled():
         return cache[name]
 
     return get
-
-
-@pytest.fixture(scope="session")
-def c_compiler() -> str:
-    """The system C compiler, or a skip naming what is missing."""
-    for name in ("cc", "gcc", "clang"):
-        found = shutil.which(name)
-        if found:
-            return found
-    pytest.skip("no C compiler (cc, gcc or clang) on the PATH: the generated C code and the "
-                "FMU binaries cannot be built here")
