@@ -98,13 +98,10 @@ class Solution:
             f = columns(cs, "observed", lambda: cs.function("observed"), () if per_time else (3,))
             values = f(self.t.reshape(1, -1), self.x, self.z,
                        self._p_history if per_time else self._p)[0]
-            bad = ~np.all(np.isfinite(values), axis=1)
-            if bad.any():
-                names = [cs.system.name(v) for v in np.nonzero(bad)[0][:8]]
-                raise SimulationError(
-                    "Non-finite values (NaN or inf) in: " + ", ".join(names) + ". A division "
-                    "by zero or a singular configuration is likely in the equations that "
-                    "compute them.")
+            if not np.all(np.isfinite(values)):
+                names = [cs.system.name(v) for v in range(values.shape[0])]
+                raise SimulationError(non_finite_message("the model's variables", self.t,
+                                                         values, names))
             self._values = values
         return self._values[index]
 

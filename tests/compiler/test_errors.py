@@ -481,3 +481,18 @@ def test_contradictory_equation_is_reported_after_alias_elimination():
 
     with raises_named(OverdeterminedError, "equation 2 of Contra 'part'", "never hold"):
         compile(Top())
+
+
+def test_non_finite_observed_variable_names_it_and_the_time():
+    class Root(Component):
+        x = Variable(start=0.0, fixed=True)
+        y = Variable()
+
+        def equations(self):
+            # y is computed from the state: NaN once x passes 0.5 (t = 0.5)
+            return [Eq(der(self.x), 1.0), Eq(self.y, sp.sqrt(0.5 - self.x))]
+
+    sol = compile(Root()).simulate(1.0, n_points=11)
+    assert sol["x"][-1] == pytest.approx(1.0)
+    with pytest.raises(SimulationError, match=r"from t = 0\.6 on in the model's variables: y\."):
+        sol["y"]
