@@ -248,7 +248,7 @@ def run_acausal(n: int, t_end: float, tol: float = TOL, repeat: int = 1,
     method = method or ACAUSAL_METHOD
     best_build = best_sim = math.inf
     extra: dict[str, Any] = {}
-    with empty_native_cache():
+    with empty_native_cache() if jit else contextlib.nullcontext():
         if jit:
             # the C compiler's run, once per model and machine: a first simulate with an empty
             # cache folder (not part of simulate_s, which finds the libraries in the cache)
