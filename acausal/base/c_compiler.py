@@ -69,8 +69,10 @@ def compile_shared_library(sources: list[Path], output: Path, *,
                            compiler: str | os.PathLike | None = None,
                            include_dirs: tuple[Path, ...] = (),
                            flags: tuple[str, ...] = ("-O2",), hide_symbols: bool = True,
-                           timeout: float = 600.0) -> Path:
+                           link: tuple[str, ...] = (), timeout: float = 600.0) -> Path:
     """Compile C ``sources`` into the shared library ``output`` with the system C compiler.
+
+    ``link``: arguments after the sources (libraries to link with, ``-Wl,...`` options).
 
     With ``hide_symbols`` (an FMU) only the symbols the sources mark visible are exported
     (``-fvisibility=hidden``), so two FMUs loaded into one process do not clash. Raises
@@ -85,7 +87,7 @@ def compile_shared_library(sources: list[Path], output: Path, *,
         cmd += ["-fPIC"] + (["-fvisibility=hidden"] if hide_symbols else [])
     for folder in include_dirs:
         cmd += ["-I", str(folder)]
-    cmd += [str(s) for s in sources] + ["-o", str(output)]
+    cmd += [str(s) for s in sources] + list(link) + ["-o", str(output)]
     if not sys.platform.startswith("win"):
         cmd.append("-lm")
     try:

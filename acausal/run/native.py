@@ -70,6 +70,13 @@ def compiled(functions: Sequence[ca.Function]) -> list[ca.Function]:
 
     Raises :class:`~acausal.base.c_compiler.CompilerNotFoundError` without a C compiler and
     :class:`~acausal.base.c_compiler.CCompilerError` when the compiler fails."""
+    return [ca.external(f.name(), str(lib)) for f, lib in zip(functions, libraries(functions))]
+
+
+def libraries(functions: Sequence[ca.Function]) -> list[Path]:
+    """The shared library of each of ``functions`` (built where the cache does not have it
+    yet, see :func:`compiled`); each exports the function under its own name, with CasADi's
+    calling convention (``name(arg, res, iw, w, mem)``, ``name_work``)."""
     try:
         cc = find_c_compiler()
     except CompilerNotFoundError as exc:
@@ -77,7 +84,7 @@ def compiled(functions: Sequence[ca.Function]) -> list[ca.Function]:
             f"simulate(jit=True) compiles the model's functions to machine code and needs a C "
             f"compiler. {exc} Or simulate with jit=False (CasADi's virtual machine).") from None
     folder = cache_folder()
-    libraries, missing = [], []
+    found, missing = [], []
     for f in functions:
         gen = ca.CodeGenerator("acausal_native", {"with_header": False})
         gen.add(f)
@@ -86,30 +93,40 @@ def compiled(functions: Sequence[ca.Function]) -> list[ca.Function]:
         key = hashlib.sha256("\n".join(
             [source, cc, " ".join(flags), ca.__version__, sys.platform]).encode()).hexdigest()
         library = folder / f"acausal_{key[:40]}{shared_library_suffix()}"
-        libraries.append(library)
+        found.append(library)
         if not library.is_file():
             missing.append((source, flags, library))
     if missing:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            work = tempfile.TemporaryDirectory(dir=folder, prefix=".build-")
-        except OSError as exc:
-            raise CCompilerError(
-                f"simulate(jit=True) keeps compiled functions in {folder}, which cannot be "
-                f"written ({exc.strerror or exc}). Name a writable folder in ${CACHE_ENV}, or "
-                "simulate with jit=False.") from None
-        with work as tmp, ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-            builds = [pool.submit(_build, source, flags, library, Path(tmp) / str(i), cc)
-                      for i, (source, flags, library) in enumerate(missing)]
-            for build in builds:
-                build.result()  # the first compiler error, if any
-    return [ca.external(f.name(), str(lib)) for f, lib in zip(functions, libraries)]
+        build_in_cache([(lambda tmp, s=source, fl=flags, lib=library:
+                         _build(s, fl, lib, tmp, cc)) for source, flags, library in missing])
+    return found
+
+
+def build_in_cache(builds: Sequence) -> None:
+    """Run ``builds`` (each a callable taking a fresh work folder) side by side, in a
+    temporary folder inside the cache folder; the first failure is raised."""
+    folder = cache_folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        work = tempfile.TemporaryDirectory(dir=folder, prefix=".build-")
+    except OSError as exc:
+        raise CCompilerError(
+            f"simulate(jit=True) keeps compiled functions in {folder}, which cannot be "
+            f"written ({exc.strerror or exc}). Name a writable folder in ${CACHE_ENV}, or "
+            "simulate with jit=False.") from None
+    with work as tmp, ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        jobs = []
+        for i, build in enumerate(builds):
+            sub = Path(tmp) / str(i)
+            sub.mkdir()
+            jobs.append(pool.submit(build, sub))
+        for job in jobs:
+            job.result()  # the first compiler error, if any
 
 
 def _build(source: str, flags: tuple[str, ...], library: Path, work: Path, cc: str) -> None:
     """Compile one function's C ``source`` in the folder ``work`` and move the library to
     ``library`` (atomic: a reader sees no library or a whole one)."""
-    work.mkdir()
     c_file = work / "function.c"
     c_file.write_text(source)
     built = compile_shared_library([c_file], work / library.name, compiler=cc, flags=flags,
