@@ -12,7 +12,7 @@ from __future__ import annotations
 import casadi as ca
 import numpy as np
 
-from . import sundials
+from . import native, sundials
 from .buffers import columns
 
 #: Output points share the Jacobian of the polishing steps in groups: at most about this many
@@ -26,7 +26,16 @@ def _residual_and_jacobian(cs) -> ca.Function:
         "g_gz", [cs.t, cs.x, cs.z, cs.p], [cs.alg, ca.densify(sundials.algebraic_jacobian(cs))]))
 
 
-def polish_algebraic(cs, times, xs, zs, p, steps: int = 2):
+def _polish_functions(cs, jit: bool) -> tuple:
+    """(g, (g, dg/dz)) of a realisation; with ``jit`` as machine code (:mod:`.native`: the
+    output points of a fine grid cost thousands of evaluations of each when first read)."""
+    if not jit:
+        return cs.function("alg"), _residual_and_jacobian(cs)
+    return cs.cached("native_polish_functions", lambda: tuple(native.compiled(
+        [cs.function("alg"), _residual_and_jacobian(cs)])))
+
+
+def polish_algebraic(cs, times, xs, zs, p, steps: int = 2, jit: bool = False):
     """Newton steps on g(t, x, z) = 0 at the given times (z consistent to rounding error).
 
     The solver returns z accurate to its error tolerance only; the DAE defines z exactly from x,
@@ -39,29 +48,28 @@ def polish_algebraic(cs, times, xs, zs, p, steps: int = 2):
     one, and the steps evaluate g alone; z starts within the solver's tolerance, so a Jacobian
     from a nearby point still contracts the error by orders of magnitude per step, and a
     fine output grid costs no more Jacobians than the default one. Evaluations go through
-    :class:`~.buffers.Columns` and the linear solves are one batched LAPACK call per step.
+    :class:`~.buffers.Columns` and the linear solves are one batched LAPACK call per step;
+    ``jit``: the evaluations are machine code (the run was ``simulate(jit=True)``).
     """
     n, n_z = times.size, zs.shape[0]
     p = np.asarray(p, float)
     shared = () if p.ndim == 2 else (3,)  # one parameter vector for all points, or a column each
-    g_of = columns(cs, "alg", lambda: cs.function("alg"), shared)
-    g_and_jacobian = columns(cs, "algebraic_residual_and_jacobian",
-                             lambda: _residual_and_jacobian(cs), shared)
+    g_of = columns(cs, ("alg", jit), lambda: _polish_functions(cs, jit)[0], shared)
+    g_and_jacobian = columns(cs, ("algebraic_residual_and_jacobian", jit),
+                             lambda: _polish_functions(cs, jit)[1], shared)
     t_row = np.asarray(times, float).reshape(1, -1)
     stride = max(1, n // POLISH_JACOBIANS)
     anchors = np.arange(0, n, stride)
     _, jz = g_and_jacobian(t_row[:, anchors], xs[:, anchors], zs[:, anchors],
                            p[:, anchors] if p.ndim == 2 else p)
-    # one block per anchor (side by side in jz), then the anchor's block for each point
-    jz = jz.reshape(n_z, anchors.size, n_z).transpose(1, 0, 2)[np.arange(n) // stride]
+    # one block per anchor (side by side in jz); the points from one anchor to the next share
+    # its block: one LU per anchor for all of them (a batched LAPACK call per step)
+    jz = jz.reshape(n_z, anchors.size, n_z).transpose(1, 0, 2)
     g = g_of(t_row, xs, zs, p)[0]
     res = np.abs(g).max(axis=0)
     for _ in range(steps):
         with np.errstate(all="ignore"):
-            try:
-                delta = np.linalg.solve(jz, g.T[..., None])[..., 0].T
-            except np.linalg.LinAlgError:  # some point is singular: no step there
-                delta = np.column_stack([_newton_delta(jz[k], g[:, k]) for k in range(n)])
+            delta = _chord_steps(jz, g, stride)
         z_new = zs - delta
         g_new = g_of(t_row, xs, z_new, p)[0]
         res_new = np.abs(g_new).max(axis=0)
@@ -74,12 +82,27 @@ def polish_algebraic(cs, times, xs, zs, p, steps: int = 2):
     return zs
 
 
+def _chord_steps(jz: np.ndarray, g: np.ndarray, stride: int) -> np.ndarray:
+    """jz[k // stride]^-1 g[:, k] for every point k (columns of g); NaN (no step) for the
+    points of a singular block."""
+    n_z, n = g.shape
+    groups = jz.shape[0]
+    padded = np.zeros((n_z, groups * stride))
+    padded[:, :n] = g
+    rhs = padded.reshape(n_z, groups, stride).transpose(1, 0, 2)
+    try:
+        steps = np.linalg.solve(jz, rhs)
+    except np.linalg.LinAlgError:  # some block is singular: no step for its points
+        steps = np.stack([_newton_delta(jz[a], rhs[a]) for a in range(groups)])
+    return steps.transpose(1, 0, 2).reshape(n_z, groups * stride)[:, :n]
+
+
 def _newton_delta(jz: np.ndarray, g: np.ndarray) -> np.ndarray:
     """jz^-1 g, or NaN (no step) where jz is singular."""
     try:
         return np.linalg.solve(jz, g)
     except np.linalg.LinAlgError:
-        return np.full(g.size, np.nan)
+        return np.full(g.shape, np.nan)
 
 
 def newton_polish(cs, t: float, x: np.ndarray, z: np.ndarray, p: np.ndarray,

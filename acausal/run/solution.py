@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import casadi as ca
 import numpy as np
 
 from ..base.errors import SimulationError, UnknownNameError
-from .buffers import columns
+from .buffers import Columns, columns
 
 
 def non_finite_message(label: str, times: np.ndarray, values: np.ndarray,
@@ -22,6 +23,18 @@ def non_finite_message(label: str, times: np.ndarray, values: np.ndarray,
             + ", ".join(names[i] for i in rows) + ". A division by zero or a singular "
             "configuration (e.g. a mechanism at a dead centre) is likely; check parameters and "
             "start values.")
+
+
+#: Variables read one at a time are evaluated alone up to this many (see Solution._row); after
+#: that, and for a table of many columns, every variable at once.
+ROWS_ONE_BY_ONE = 16
+
+
+def _rows_function(cs, rows: list[int], shared: tuple[int, ...]):
+    """(evaluator over the output times, whether it needs z) of the observed ``rows``."""
+    outputs = cs.observed[rows]
+    f = ca.Function("observed_rows", [cs.t, cs.x, cs.z, cs.p], [outputs])
+    return Columns(f, shared), bool(cs.z.numel()) and ca.depends_on(outputs, cs.z)
 
 
 class Solution:
@@ -48,6 +61,7 @@ class Solution:
         self._p = p
         # every variable, evaluated on first need (given when the states changed during the run)
         self._values: np.ndarray | None = values
+        self._rows: dict[int, np.ndarray] = {}  # variables read one at a time (see _row)
         #: (time, new state names) for every dynamic re-selection of states during the run
         self.state_switches = list(state_switches or [])
         #: (time, [labels of the When clauses that fired]) for every event, in order
@@ -92,18 +106,38 @@ class Solution:
         pos = cs.cached("state_position", lambda: {v: i for i, v in enumerate(cs.states)})
         if index in pos:
             return self.x[pos[index]]
-        if self._values is None:
-            # Observed variables: one evaluation of the observed function per output time.
-            per_time = self._p_history is not None
-            f = columns(cs, "observed", lambda: cs.function("observed"), () if per_time else (3,))
-            values = f(self.t.reshape(1, -1), self.x, self.z,
-                       self._p_history if per_time else self._p)[0]
-            if not np.all(np.isfinite(values)):
-                names = [cs.system.name(v) for v in range(values.shape[0])]
-                raise SimulationError(non_finite_message("the model's variables", self.t,
-                                                         values, names))
-            self._values = values
+        row = self._rows.get(index)
+        if row is not None:
+            return row
+        if len(self._rows) < ROWS_ONE_BY_ONE:
+            # a few variables read: each alone (its own expression, no algebraic variables
+            # where it does not depend on them: a joint position needs no polishing of the
+            # loop's forces), so that reading them costs little however fine the grid
+            row = self._rows[index] = self._evaluate([index])[0]
+            return row
+        self._values = self._evaluate(None)
         return self._values[index]
+
+    def _evaluate(self, rows: list[int] | None) -> np.ndarray:
+        """The model's variables ``rows`` (None: all) at every output time, from the observed
+        function (one column per time)."""
+        cs = self.compiled
+        per_time = self._p_history is not None
+        shared = () if per_time else (3,)
+        if rows is None:
+            f = columns(cs, "observed", lambda: cs.function("observed"), shared)
+            needs_z = cs.z.numel() > 0
+            names = [cs.system.name(v) for v in range(cs.system.n_vars)]
+        else:
+            key = ("observed_rows", tuple(rows))
+            f, needs_z = cs.cached(key, lambda: _rows_function(cs, rows, shared))
+            names = [cs.system.name(v) for v in rows]
+        z = self.z if needs_z else np.zeros((cs.z.numel(), self.t.size))
+        values = f(self.t.reshape(1, -1), self.x, z, self._p_history if per_time else self._p)[0]
+        if not np.all(np.isfinite(values)):
+            raise SimulationError(non_finite_message("the model's variables", self.t, values,
+                                                     names))
+        return values
 
     def _lookup(self, name: str) -> tuple:
         """Where ``name`` lives: ("parameter", index) for parameters and discrete variables,
@@ -238,7 +272,10 @@ class Solution:
                                          f"solution has {self.t.size} output times.")
                     cols.append((header, "", values))
             return cols
-        return [(n, n, np.asarray(self[n], dtype=float)) for n in self.scalar_names(names)]
+        scalars = self.scalar_names(names)
+        if len(scalars) > ROWS_ONE_BY_ONE and self._values is None:
+            self._values = self._evaluate(None)  # a table: every variable in one evaluation
+        return [(n, n, np.asarray(self[n], dtype=float)) for n in scalars]
 
     def to_pandas(self, names: list[str] | dict | None = None):
         """A pandas DataFrame indexed by time, one column per scalar (vectors expanded, as in
