@@ -48,6 +48,11 @@ def split_indicators(cs) -> tuple[list[int], list[int]]:
     return cs.cached("indicator_split", build)
 
 
+#: Masks kept per combination of the gates' discrete variables (a continuous one, such as a
+#: position stored at every event, would otherwise grow the cache without bound).
+MAX_CACHED_MASKS = 64
+
+
 class RelationGates:
     """Which event indicators can change a clause's condition, given the discrete variables.
 
@@ -84,21 +89,26 @@ class RelationGates:
                                 if v.name() in position)
             row += k
         self._read = np.array(sorted(read), dtype=int)
-        self._cache: tuple[bytes, np.ndarray] | None = None
+        # masks by the values of the discrete variables the gates read: a mode that switches
+        # back and forth (stick/slip) finds its masks again
+        self._cache: dict[bytes, np.ndarray] = {}
 
     def live(self, p: np.ndarray) -> np.ndarray:
         key = p[self._read].tobytes()
-        if self._cache is not None and self._cache[0] == key:
-            return self._cache[1]
+        live = self._cache.get(key)
+        if live is not None:
+            return live
         live = np.ones(self.n_rows, bool)
         for row, k, f, combos in self.parts:
-            f.arg[f.function.name_in(1)][:] = np.tile(p, combos.shape[1])
+            f.arg[f.function.name_in(1)].reshape(combos.shape[1], -1)[:] = p
             f()
             value = f.out[0] > 0.5
             for j in range(k):
                 off, on = combos[j] == 0.0, combos[j] == 1.0
                 live[row + j] = bool(np.any(value[off] != value[on]))
-        self._cache = (key, live)
+        if len(self._cache) >= MAX_CACHED_MASKS:
+            self._cache.clear()
+        self._cache[key] = live
         return live
 
 
