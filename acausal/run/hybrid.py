@@ -26,13 +26,15 @@ Every simulation goes through :class:`HybridSimulation` (one path, whatever is d
   solver at that step, where a better realisation takes over. The output grid changes neither
   the steps nor the checks.
 * **Progress** is reported from inside the solver's callbacks (every ``PROGRESS_EVERY`` calls), so
-  showing it changes nothing in the integration; Ctrl-C with the display on makes the solver's
-  callbacks return NaN, so that it stops at its next step with every output point it had
-  reached, and the solution so far is returned (``sol.interrupted``).
+  showing it changes nothing in the integration; Ctrl-C makes the solver's callbacks return
+  NaN, so that it stops at its next step with every output point it had reached; with the
+  display on the solution so far is returned (``sol.interrupted``), without it
+  KeyboardInterrupt is raised.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import signal
 import threading
@@ -64,6 +66,7 @@ MAX_POLISHED_ALGEBRAICS = 40
 #: A located state event lies past the crossing by more than this many ulp of the indicator's
 #: terms (sum of |dg/dy| * |y|).
 ROOT_NOISE = 100
+ROOT_NOISE_FRACTION = ROOT_NOISE * float(np.finfo(float).eps)
 #: An algebraic Jacobian whose smallest singular value fell below this fraction of its value
 #: at the start is reported as singular when the solver fails.
 SINGULAR_DROP = 1e-4
@@ -78,11 +81,16 @@ RESELECT_STEPS = 50
 
 
 class _Interrupt:
-    """Ctrl-C during a shown run: a flag that makes the solver's callbacks return NaN (the solver
-    then stops at its next step, keeping every output point it had reached)."""
+    """Ctrl-C during a run: a flag that makes the solver's callbacks return NaN (the solver then
+    stops at its next step, keeping every output point it had reached). With the display on
+    (``keep``) the run returns the solution so far; without it the run raises
+    KeyboardInterrupt once the solver has stopped (Python's own handler would raise it inside
+    a solver callback, and a callback called from C, as the compiled driver's are, cannot pass
+    an exception on). Signals reach the main thread only: elsewhere nothing is installed."""
 
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled and threading.current_thread() is threading.main_thread()
+    def __init__(self, keep: bool) -> None:
+        self.keep = keep
+        self.enabled = threading.current_thread() is threading.main_thread()
         self.flag = False
         self.problem = None
         self._previous = None
@@ -275,13 +283,14 @@ class HybridSimulation:
         if times.size == 0:
             return
         cur = self.cur
-        polish = z_pending is None and 0 < cur.z.numel() <= MAX_POLISHED_ALGEBRAICS and \
+        n_z = len(cur.algebraics)
+        polish = z_pending is None and 0 < n_z <= MAX_POLISHED_ALGEBRAICS and \
             not sundials.linear_in_algebraics(cur)
-        checked = (("states", xs, cur.state_names),) if z_pending is not None else \
-            (("states", xs, cur.state_names), ("algebraic variables", zs, cur.algebraic_names))
-        for label, arr, names in checked:
-            if not np.all(np.isfinite(arr)):
-                self._raise(non_finite_message(label, times, arr, names))
+        if not np.isfinite(xs).all():
+            self._raise(non_finite_message("states", times, xs, cur.state_names))
+        if z_pending is None and n_z and not np.isfinite(zs).all():
+            self._raise(non_finite_message("algebraic variables", times, zs,
+                                           cur.algebraic_names))
         pending = ("solve", z_pending) if z_pending is not None else \
             (("polish", None) if polish else None)
         self.blocks.append([cur, times.copy(), xs.copy(), zs.copy(), self.p.copy(), pending])
@@ -295,7 +304,7 @@ class HybridSimulation:
             if kind == "solve":
                 zs = prob.z_at(times, xs)
             else:
-                zs = polish_algebraic(cur, times, xs, zs, p)
+                zs = polish_algebraic(cur, times, xs, zs, p, jit=self.settings.jit)
             block[3], block[5] = zs, None
         return block[3]
 
@@ -304,9 +313,9 @@ class HybridSimulation:
         blocks = list(self.blocks)
         t = np.concatenate([b[1] for b in blocks]) if blocks else self.grid[:0]
         p_hist = None  # parameters at every output time, when discrete variables changed
-        if any(not np.array_equal(b[4], self.p) for b in blocks):
-            p_hist = np.concatenate([np.tile(b[4].reshape(-1, 1), (1, b[1].size))
-                                     for b in blocks], axis=1)
+        params = np.column_stack([b[4] for b in blocks]) if blocks else None
+        if params is not None and not np.all(params == self.p.reshape(-1, 1)):
+            p_hist = np.repeat(params, [b[1].size for b in blocks], axis=1)
         if all(b[0] is self.root for b in blocks):
             nx, nz = self.root.x.numel(), self.root.z.numel()
             xs = np.concatenate([b[2] for b in blocks], axis=1) if blocks \
@@ -336,6 +345,7 @@ class HybridSimulation:
         sol.interrupted = interrupted
         problems = [entry[1] for entry in self.problems.values()]
         sol.stats = {"solver": "/".join(sorted({prob.solver_name for prob in problems})),
+                     "driver": "/".join(sorted({prob.driver for prob in problems})),
                      "solver_calls": self.solver_calls,
                      "rhs_evaluations": sum(prob.calls for prob in problems),
                      "root_evaluations": sum(prob.root_calls for prob in problems),
@@ -402,14 +412,15 @@ class HybridSimulation:
         to rest): integration past that point would be wrong without a rest condition."""
         if len(self.recent) < ZENO_EVENTS:
             return
-        times = np.array(list(self.recent)[-ZENO_EVENTS:])
-        gaps = np.diff(times)
-        if not np.all(gaps > 0):
+        # plain Python on a handful of numbers (this runs after every event)
+        times = list(self.recent)[-ZENO_EVENTS:]
+        gaps = [b - a for a, b in zip(times, times[1:])]
+        if min(gaps) <= 0:
             return
-        ratios = gaps[1:] / gaps[:-1]
-        if not (np.all(ratios < 0.95) and ratios.max() < 1.5 * ratios.min()):
+        ratios = [b / a for a, b in zip(gaps, gaps[1:])]
+        if not (max(ratios) < 0.95 and max(ratios) < 1.5 * min(ratios)):
             return  # not a steady geometric shrinking
-        ratio = float(np.exp(np.mean(np.log(ratios))))
+        ratio = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
         t_zeno = times[-1] + gaps[-1] * ratio / (1.0 - ratio)
         if t_zeno < self.grid[-1]:
             self._raise(
@@ -433,7 +444,8 @@ class HybridSimulation:
 
     # -- the loop --------------------------------------------------------------------------
     def run(self) -> Solution:
-        """Integrate over the whole grid; Ctrl-C (display on) returns the solution so far."""
+        """Integrate over the whole grid; Ctrl-C returns the solution so far (display on) or
+        raises KeyboardInterrupt (display off)."""
         try:
             with self.interrupt:
                 interrupted = self._run()
@@ -441,6 +453,8 @@ class HybridSimulation:
             # the cached problems outlive the run: no watch may keep this run alive
             for _, prob in self.problems.values():
                 prob.set_watch(None)
+        if interrupted and not self.interrupt.keep:
+            raise KeyboardInterrupt
         if self.progress is not None:
             if interrupted:
                 done = self.blocks[-1][1][-1] if self.blocks else self.grid[0]
@@ -589,31 +603,31 @@ class HybridSimulation:
             return t_root, y_root
         cur = self.cur
         g_all = sundials.fast(cur, "event_indicators").evaluate
-        n_x = cur.x.numel()
+        n_x = len(cur.states)
         g0 = g_all(t_start, y_start[:n_x], y_start[n_x:], self.p)[0][rows]
 
         # past the crossing by more than the indicator's rounding noise (estimated from its
         # sensitivities): otherwise re-solving the algebraic variables at the event can flip a
         # relation back (event iteration would then toggle a branch forever)
-        def indicator_jacobian() -> Buffered:
+        def indicators_and_rates() -> Buffered:
             w = ca.vertcat(cur.x, cur.z)
             g_sym = ca.vertcat(*[g for ev in cur.events for g in ev.indicators])
             return Buffered(ca.Function(
-                "gjac", [cur.t, cur.x, cur.z, cur.p],
-                [ca.densify(ca.jacobian(g_sym, w)), ca.densify(ca.jacobian(g_sym, cur.t))]))
+                "g_gjac", [cur.t, cur.x, cur.z, cur.p],
+                [g_sym, ca.densify(ca.jacobian(g_sym, w)),
+                 ca.densify(ca.jacobian(g_sym, cur.t))]))
 
-        jac = cur.cached("event_indicator_jacobian", indicator_jacobian)
+        at_root = cur.cached("event_indicators_and_rates", indicators_and_rates)
         size = np.maximum(np.abs(y_root), prob.nominal)
-        dg, dg_dt = jac.evaluate(t_root, y_root[:n_x], y_root[n_x:], self.p)
+        g_root, dg, dg_dt = at_root.evaluate(t_root, y_root[:n_x], y_root[n_x:], self.p)
         dg = dg.reshape(y_root.size, -1).T  # CasADi stores column by column
-        sens = np.abs(dg[rows]) @ size
-        noise = ROOT_NOISE * np.finfo(float).eps * sens
+        noise = ROOT_NOISE_FRACTION * (np.abs(dg[rows]) @ size)
 
         def across(g1):
             return bool(np.any(crossed(g0, g1) & (np.abs(g1) > noise)))
 
         x, z = y_root[:n_x], y_root[n_x:]
-        g_root = g_all(t_root, x, z, self.p)[0][rows]
+        g_root = g_root[rows]
         if across(g_root):
             return t_root, y_root
         xdot = sundials.fast(cur, "ode").evaluate(t_root, x, z, self.p)[0]
@@ -715,7 +729,7 @@ class HybridSimulation:
             advice = ("The requested accuracy cannot be met at the size of these variables: "
                       "use a larger rtol/atol, or declare nominal values (Variable(nominal=...)) "
                       "for variables much smaller or larger than 1.")
-        elif flag.endswith("TOO_MUCH_WORK") and "t + h = t" not in prob.last_message:
+        elif flag.endswith("TOO_MUCH_WORK") and "t + h = t" not in prob.messages:
             advice = ("The solver needed more than max_num_steps steps between two output "
                       "points: the model is very stiff or fast here; use a finer output grid or "
                       "integrator_options={'max_num_steps': ...}, or check these variables.")

@@ -9,7 +9,8 @@ generated CasADi functions from its callbacks through CasADi function *buffers*,
 ~0.3 us a call instead of ~20 us for an ordinary call, and give the solvers CasADi's exact
 Jacobians (dense below ``SPARSE_FROM`` unknowns, SuperLU_MT sparse above). With
 ``simulate(jit=True)`` the SX functions the solver calls at every step are machine code
-(:mod:`.native`); everything else stays the same.
+(:mod:`.native`) and a compiled driver takes scikit-sundae's place, calling them without Python
+in between (:mod:`.native_solver`, the same SUNDIALS calls); everything else stays the same.
 
 The solvers work on scaled unknowns ``u = y / nominal`` and scaled residuals (Modelica's
 ``nominal``): see :func:`nominal_values`. With ``rtol``/``atol`` as given, the absolute tolerance
@@ -29,7 +30,7 @@ import sksundae as sun
 from scipy.sparse import csc_matrix
 
 from ..base.capture import captured
-from . import native
+from . import native, native_solver
 from .buffers import Buffered, Columns
 
 #: Systems with at least this many unknowns use the sparse direct solver (SuperLU_MT).
@@ -200,6 +201,8 @@ class Problem:
         self.solver_name = "IDA" if self.is_dae else "CVODE"
         self.rows = list(rows)  # indices into cs's event indicators handled by root finding
         n = self.n_x + self.n_z
+        # jit: (slot, library, symbol) of the compiled functions the driver calls
+        self._native: list[tuple[int, object, str]] | None = None
         indicators = [g for ev in cs.events for g in ev.indicators]
         g_rows = ca.vertcat(*[indicators[i] for i in self.rows]) if self.rows else ca.SX(0, 1)
         if self.eliminated:
@@ -226,6 +229,11 @@ class Problem:
         #: (see :meth:`set_watch`); None: no such column
         self.watch = None
         self._z_columns: Columns | None = None  # z_at's evaluator
+        #: right-hand sides between two polls of the compiled driver (progress, Ctrl-C)
+        self.poll_every = PROGRESS_EVERY
+        #: which code drives the solver: "scikit-sundae" (Python callbacks) or "native" (the
+        #: compiled driver, :mod:`.native_solver`, with jit)
+        self.driver = "scikit-sundae"
 
     def _build(self, cs, g_rows):
         """CVODE's or IDA's functions from the compiled expressions (SX); their Jacobian's
@@ -270,7 +278,7 @@ class Problem:
                  ca.densify(g_x)])
             sparsity = jac.sparsity()
         if self.jit:  # what the solver calls at every step; its Jacobian now and then
-            f, roots, indicators = native.compiled([f, roots, indicators])
+            f, roots, indicators = self._compiled([f, roots, indicators], slots=(0, 1, None))
         self._f, self._jac, self._g, self._g_raw = (Buffered(h) for h in
                                                     (f, f_jac, roots, indicators))
         self._g.arg["live"][:] = 1.0
@@ -288,8 +296,8 @@ class Problem:
         b_sx = ca.substitute(cs.alg, cs.z, zero)
         linear = ca.Function("linear_loop", [cs.t, cs.x, cs.p], [a_sx, b_sx])
         ode = ca.Function("ode", [cs.t, cs.x, cs.z, cs.p], [cs.ode, g_rows])
-        if self.jit:  # what every right-hand side evaluates (the solves stay LAPACK's)
-            linear, ode = native.compiled([linear, ode])
+        if self.jit:  # what every right-hand side evaluates (the loop's LU: below, or the driver's)
+            linear, ode = self._compiled([linear, ode], slots=(0, 2))
         t, p = ca.MX.sym("t"), ca.MX.sym("p", cs.p.numel())
         u, d = ca.MX.sym("u", n_x), ca.MX.sym("d", n_x + self.n_z)
         x = d[:n_x] * u
@@ -320,6 +328,16 @@ class Problem:
         xs = ca.MX.sym("x", n_x)
         a, b = linear(t, xs, p)
         self._z_of = ca.Function("z_of", [t, xs, p], [ca.solve(a, -b, LINEAR_SOLVER)])
+
+    def _compiled(self, functions: list[ca.Function], slots: tuple) -> list[ca.Function]:
+        """``functions`` (SX) as machine code (:mod:`.native`), their outputs made dense (as
+        the compiled driver writes them); ``slots``: where the driver calls each (None: not)."""
+        dense = [ca.Function(f.name(), f.sx_in(), [ca.densify(o) for o in f.call(f.sx_in())],
+                             f.name_in(), f.name_out()) for f in functions]
+        paths = native.libraries(dense)
+        self._native = [(slot, path, f.name()) for f, path, slot in zip(dense, paths, slots)
+                        if slot is not None]
+        return [ca.external(f.name(), str(path)) for f, path in zip(dense, paths)]
 
     def _solver_unknowns(self, y: np.ndarray) -> np.ndarray:
         """The solver's scaled unknowns for y = [x; z]."""
@@ -394,7 +412,9 @@ class Problem:
         between two steps and returns with its root flag: the last root position,
         ``len(rows)``). It runs where the solver evaluates its root functions, at every step,
         so it must be cheap or throttle itself. Dynamic state selection checks its state
-        choice this way."""
+        choice this way. SUNDIALS evaluates the root functions at the output times too
+        (interpolated): there the watch must return +1.0 (the compiled driver does not call
+        it there)."""
         self.watch = watch
 
     def watch_fired(self, reported: list[int]) -> bool:
@@ -437,11 +457,33 @@ class Problem:
                                  shape=(n, n))
             opts.update(linsolver="sparse", sparsity=pattern)
         n_roots = len(self.rows) + (self.watch is not None)
+        self._roots = None
+        native_driver = self._native_solver()
+        if native_driver is not None:
+            self._solver, self.driver = native_driver, "native"
+            return self._solver
+        self.driver = "scikit-sundae"
         with warnings.catch_warnings():
             # scikit-sundae warns that our exact Jacobian replaces its sparse approximation
             warnings.simplefilter("ignore", UserWarning)
             self._solver = self._create(sun, opts, n, n_roots)
         return self._solver
+
+    def _native_solver(self) -> native_solver.NativeSolver | None:
+        """The compiled driver for this problem (jit), or None where it is not available: no
+        compiled functions, SUNDIALS' libraries not found (:func:`.native_solver.driver`), or
+        a sparse problem without the sparse solver."""
+        if self._native is None:
+            return None
+        lib, _ = native_solver.driver()
+        if lib is None or (self.sparse and not native_solver.has_sparse_solver()):
+            return None
+        kind = native_solver.KIND_LOOP if self.eliminated else (
+            native_solver.KIND_DAE if self.is_dae else native_solver.KIND_ODE)
+        data = {"p": self._f.arg["p"], "d": self._f.arg["d"], "r": self._f.arg.get("r"),
+                "live": self._g.arg["live"], "hold": self._g.arg["hold"]}
+        return native_solver.NativeSolver(self, kind, self._native, data, self.settings,
+                                          len(self.rows), self.sparse, self.n_x)
 
     def _create(self, sun, opts: dict, n: int, n_roots: int):
         s = self.settings
@@ -588,11 +630,13 @@ class Problem:
         solver = self._solver_for()
         self._forget_events()
         u0 = self._solver_unknowns(y0)
-        with self._quiet():
-            if self.is_dae:
-                out = solver.solve(tspan, u0, self.start_derivative(float(tspan[0]), u0))
-            else:
-                out = solver.solve(tspan, u0)
+        up0 = self.start_derivative(float(tspan[0]), u0) if self.is_dae else None
+        if self.driver == "native":  # SUNDIALS' messages come back with the result
+            out = solver.solve(tspan, u0, up0)
+            self._said(out.message)
+        else:
+            with self._quiet():
+                out = solver.solve(tspan, u0, up0) if self.is_dae else solver.solve(tspan, u0)
         if not self.eliminated:
             out.y = self._unknowns(out.t, out.y)
         else:
@@ -632,10 +676,17 @@ class Problem:
         self.last_message = ""
         with captured(1, python=True) as output:
             yield
-        text = output.text.strip()
-        if text:
-            self.last_message = _last_solver_message(text)
-            if self.settings is not None and self.settings.verbose:
-                print(text, file=sys.stderr)
+        self._said(output.text)
+
+    def _said(self, text: str) -> None:
+        """What SUNDIALS printed in a solver call: its last message kept for errors, all of it
+        on stderr when verbose."""
+        text = text.strip()
+        self.messages = text
+        self.last_message = _last_solver_message(text) if text else ""
+        if text and self.settings is not None and self.settings.verbose:
+            print(text, file=sys.stderr)
 
     last_message = ""
+    #: everything SUNDIALS said in the last solver call
+    messages = ""

@@ -1,0 +1,323 @@
+"""CVODE and IDA driven from compiled code: ``simulate(jit=True)`` without Python per step.
+
+With ``jit=True`` the functions the solver evaluates at every step are machine code
+(:mod:`.native`), but scikit-sundae still calls them through Python: a callback per
+right-hand side and per root function costs a few microseconds, which is most of a small
+model's run (a two-state ODE: 4 us an evaluation against 2 us inside CasADi's own CVODES) and
+of an event-heavy one. :class:`NativeSolver` is a drop-in for scikit-sundae's ``CVODE``/``IDA``
+objects in :class:`~.sundials.Problem`: a small C driver (``native_driver.c``, compiled once per
+machine into the cache folder of :mod:`.native` and linked against the SUNDIALS libraries that
+scikit-sundae ships) owns the solver and calls the compiled functions directly. Python is
+called back only for the Jacobian (CasADi's virtual machine, tens to hundreds of times a run),
+for the run loop's watch root function (dynamic state selection) and every
+:data:`~.sundials.PROGRESS_EVERY` right-hand sides: the progress display, and Python code
+running now and then so that the run loop's Ctrl-C handler (Python runs signal handlers only
+between its own instructions) can set the flag that stops the solver.
+
+The driver repeats what scikit-sundae's normal-mode solve does (the same SUNDIALS calls and
+settings), so both paths take the same steps. Where the SUNDIALS libraries cannot be found (a
+scikit-sundae build that links them differently), :func:`driver` says why and the problem keeps
+scikit-sundae (``Solution.stats["driver"]`` tells which ran).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import hashlib
+import os
+import re
+import sys
+import tempfile
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..base.c_compiler import (
+    CCompilerError,
+    compile_shared_library,
+    find_c_compiler,
+    shared_library_suffix,
+)
+from . import native
+
+KIND_ODE, KIND_DAE, KIND_LOOP = 0, 1, 2
+#: SUNDIALS libraries the driver links with (scikit-sundae's copies) ...
+REQUIRED = ("sundials_core", "sundials_nvecserial", "sundials_sunmatrixdense",
+            "sundials_sunmatrixsparse", "sundials_sunlinsoldense", "sundials_cvode",
+            "sundials_ida")
+#: ... and the sparse direct solver, where the build has it (else sparse problems keep
+#: scikit-sundae, which then has no sparse solver either)
+OPTIONAL = ("sundials_sunlinsolsuperlumt",)
+#: The driver's optimisation: -O3 vectorises its LU of a linear loop (the 38 x 38 loop of a
+#: 20-link chain: 7 us against 12 us at -O2; 98 x 98: 79 us against 180 us)
+DRIVER_FLAGS = ("-O3",)
+_JACOBIAN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_double, ctypes.c_double)
+_WATCH = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)
+_POLL = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_double)
+_DOUBLES = ctypes.POINTER(ctypes.c_double)
+
+_driver: tuple[ctypes.CDLL | None, str, bool] | None = None  # (library, why not, sparse)
+
+
+def _sundials_files() -> tuple[dict[str, Path], str]:
+    """scikit-sundae's SUNDIALS libraries by name, and the C type of ``sunindextype``; raises
+    OSError saying what is missing."""
+    import sksundae
+
+    package = Path(sksundae.__file__).parent
+    folders = [package.parent / "scikit_sundae.libs", package / ".dylibs", package]
+    found: dict[str, Path] = {}
+    for name in REQUIRED + OPTIONAL:
+        for folder in folders:
+            hits = sorted(folder.glob(f"lib{name}[-.]*")) if folder.is_dir() else []
+            if hits:
+                found[name] = hits[0]
+                break
+    missing = [n for n in REQUIRED if n not in found]
+    if missing:
+        raise OSError(f"scikit-sundae's SUNDIALS libraries not found ({', '.join(missing)} "
+                      f"in {', '.join(str(f) for f in folders)})")
+    config = package / "c_config.pxi"
+    text = config.read_text() if config.is_file() else ""
+    match = re.search(r"ctypedef\s+([a-z ]+?)\s+sunindextype", text)
+    if not match:
+        raise OSError(f"the index type of scikit-sundae's SUNDIALS is not stated in {config}")
+    return found, match.group(1)
+
+
+def driver() -> tuple[ctypes.CDLL | None, str]:
+    """The compiled driver (built into the cache on first use), or None and the reason it is
+    not available (said once per process in a RuntimeWarning; ``Solution.stats["driver"]``
+    then says "scikit-sundae")."""
+    global _driver
+    if _driver is None:
+        if sys.platform.startswith("win"):
+            _driver = (None, "the compiled driver is not built on Windows", False)
+        else:
+            try:
+                _driver = _load(*_sundials_files())
+            except (OSError, ImportError, CCompilerError) as exc:
+                _driver = (None, str(exc), False)
+                warnings.warn(
+                    f"simulate(jit=True): the compiled solver driver is not available ({exc}); "
+                    "the solver calls the compiled functions through Python callbacks instead "
+                    "(the same results, slower on small models).", RuntimeWarning, stacklevel=2)
+    return _driver[0], _driver[1]
+
+
+def has_sparse_solver() -> bool:
+    """Whether the driver links SUNDIALS' sparse direct solver (SuperLU_MT)."""
+    return driver()[0] is not None and bool(_driver and _driver[2])
+
+
+def _load(files: dict[str, Path], index_type: str) -> tuple[ctypes.CDLL, str, bool]:
+    cc = find_c_compiler()
+    source = (Path(__file__).with_name("native_driver.c")).read_text()
+    sparse = "sundials_sunlinsolsuperlumt" in files
+    header = f"#define ACAUSAL_SUNINDEX {index_type}\n" + \
+        ("#define ACAUSAL_SUPERLUMT 1\n" if sparse else "")
+    text = header + source
+    libs = [str(files[n]) for n in REQUIRED + OPTIONAL if n in files]
+    folders = sorted({str(Path(p).parent) for p in libs})
+    link = tuple(libs + [f"-Wl,-rpath,{f}" for f in folders])
+    key = hashlib.sha256("\n".join([text, cc, *DRIVER_FLAGS, *link, sys.platform]).encode()
+                         ).hexdigest()
+    library = native.cache_folder() / f"acausal_driver_{key[:40]}{shared_library_suffix()}"
+    if not library.is_file():
+        def build(work: Path) -> None:
+            c_file = work / "native_driver.c"
+            c_file.write_text(text)
+            built = compile_shared_library([c_file], work / library.name, compiler=cc,
+                                           flags=DRIVER_FLAGS, hide_symbols=False, link=link)
+            os.replace(built, library)
+        native.build_in_cache([build])
+    lib = ctypes.CDLL(str(library))
+    p, i, d, ll = ctypes.c_void_p, ctypes.c_int, ctypes.c_double, ctypes.c_long
+    lib.acausal_driver_new.restype = p
+    lib.acausal_driver_new.argtypes = [i, i, i, i, i, i, i]
+    lib.acausal_driver_function.restype = i
+    lib.acausal_driver_function.argtypes = [p, i, p, p, p, p, p, p, p]
+    lib.acausal_driver_callbacks.restype = None
+    lib.acausal_driver_callbacks.argtypes = [p, _JACOBIAN, p, p, p, p, p, i, _WATCH, p, _POLL,
+                                             ll]
+    lib.acausal_driver_setup.restype = i
+    lib.acausal_driver_setup.argtypes = [p, i, d, d, p, p, d, i, ll, ctypes.c_char_p, p, p, p, i]
+    lib.acausal_driver_solve.restype = i
+    lib.acausal_driver_solve.argtypes = [p, i, p, p, p, p, p]
+    lib.acausal_driver_free.restype = None
+    lib.acausal_driver_free.argtypes = [p]
+    return lib, "", sparse
+
+
+def _address(array: np.ndarray | None) -> int | None:
+    return None if array is None else array.ctypes.data
+
+
+@dataclass
+class NativeResult:
+    """What the run loop reads of a solver call (as scikit-sundae's result)."""
+
+    t: np.ndarray
+    y: np.ndarray
+    status: int
+    i_events: np.ndarray | None
+    message: str = ""
+
+
+class NativeSolver:
+    """One problem's solver with fixed settings, driven from C (see the module docstring).
+
+    ``functions``: (slot, library path, symbol) for the compiled functions, slot 0 the
+    right-hand side (KIND_ODE), residual (KIND_DAE) or linear loop (KIND_LOOP), 1 the root
+    functions, 2 the model's rates and indicators (KIND_LOOP). ``data``: the arrays the
+    generated functions read as their constant inputs (p, d, r, live, hold), kept and read
+    at every call, so the problem updates them in place."""
+
+    def __init__(self, problem, kind: int, functions: list[tuple[int, Path, str]],
+                 data: dict[str, np.ndarray], settings, n_rows: int, sparse: bool,
+                 algebraic_from: int | None = None) -> None:
+        lib, why = driver()
+        if lib is None:
+            raise OSError(why)
+        self._lib = lib
+        self.problem = problem
+        self.n = problem.n_x if kind == KIND_LOOP else problem.n_x + problem.n_z
+        self.n_roots = n_rows + (problem.watch is not None)
+        self._handle = lib.acausal_driver_new(kind, self.n, problem.n_x, problem.n_z, n_rows,
+                                              int(problem.watch is not None), int(sparse))
+        if not self._handle:
+            raise MemoryError("the compiled solver driver could not allocate its memory")
+        self._keep = [data]  # the driver holds pointers into these
+        self._libraries = []
+        for slot, path, name in functions:
+            f = ctypes.CDLL(str(path))
+            self._libraries.append(f)
+            eval_, work = (ctypes.cast(getattr(f, s), ctypes.c_void_p).value
+                           for s in (name, name + "_work"))
+            if lib.acausal_driver_function(self._handle, slot, eval_, work,
+                                           *(_address(data.get(k)) for k in
+                                             ("p", "d", "r", "live", "hold"))):
+                raise MemoryError("the compiled solver driver could not bind " + name)
+        jac = problem._jac
+        sp = jac.function.sparsity_out(0)
+        self._colind = np.asarray(sp.colind(), np.int64)
+        self._row = np.asarray(sp.row(), np.int64)
+        self._watch_u = np.zeros(self.n)
+        self._callbacks = (_JACOBIAN(self._jacobian), _WATCH(self._watch), _POLL(self._poll))
+        up = jac.arg.get("up")
+        lib.acausal_driver_callbacks(
+            self._handle, self._callbacks[0], _address(jac.arg["u"]), _address(up),
+            _address(jac.out[0]), _address(self._colind), _address(self._row), sp.nnz(),
+            self._callbacks[1], _address(self._watch_u), self._callbacks[2],
+            problem.poll_every)
+        atol_vector = id_vector = None
+        if kind == KIND_DAE:
+            id_vector = np.ones(self.n)
+            id_vector[algebraic_from:] = 0.0
+            if settings.suppress_algebraic:
+                atol_vector = np.full(self.n, settings.atol)
+                atol_vector[algebraic_from:] = 1e6 * max(settings.atol, 1.0)
+        self._keep += [atol_vector, id_vector]
+        # what each call reports: output rows, right-hand sides, root evaluations; the flags
+        # of the roots found; SUNDIALS' last error; its warnings go to a file of their own
+        self._counters = np.zeros(3, np.int64 if ctypes.sizeof(ctypes.c_long) == 8
+                                  else np.int32)
+        self._root_flags = np.zeros(max(self.n_roots, 1), np.int32)
+        self._message = ctypes.create_string_buffer(2048)
+        handle, self._log = tempfile.mkstemp(prefix="acausal-sundials-", suffix=".log")
+        os.close(handle)
+        self._log_read = 0  # how much of the log has been read
+        self._t_out = self._y_out = np.zeros(0)
+        flag = lib.acausal_driver_setup(
+            self._handle, int(settings.method.upper() != "ADAMS"), settings.rtol, settings.atol,
+            _address(atol_vector), _address(id_vector),
+            float(settings.max_step) if settings.max_step is not None else 0.0,
+            int(settings.max_order) if settings.max_order is not None else 0,
+            int(settings.max_num_steps), self._log.encode(), _address(self._counters),
+            _address(self._root_flags), ctypes.addressof(self._message), len(self._message))
+        if flag:
+            raise RuntimeError(f"the compiled solver driver's set-up failed (flag {flag})")
+        self._error: BaseException | None = None
+
+    # -- callbacks from C (exceptions must not cross the C stack: kept and raised after) -----
+    def _jacobian(self, t: float, cj: float) -> int:
+        try:
+            jac = self.problem._jac
+            jac.arg["t"][0] = t
+            if "cj" in jac.arg:
+                jac.arg["cj"][0] = cj
+            jac()
+            return 0
+        except BaseException as exc:  # noqa: BLE001 - raised again after the solver call
+            self._error = exc
+            return 1
+
+    def _watch(self, t: float) -> float:
+        try:
+            return float(self.problem.watch(t, self._watch_u))
+        except BaseException as exc:  # noqa: BLE001
+            self._error = exc
+            self.problem.interrupted = True
+            return 1.0
+
+    def _poll(self, t: float) -> int:
+        prob = self.problem
+        try:
+            if prob.progress is not None:
+                prob._report(t)
+        except BaseException as exc:  # noqa: BLE001
+            self._error = exc
+            prob.interrupted = True
+        return int(prob.interrupted)
+
+    # -- a solver call ----------------------------------------------------------------------
+    def solve(self, tspan: np.ndarray, u0: np.ndarray, up0: np.ndarray | None = None
+              ) -> NativeResult:
+        """One solver call (see the driver's ``acausal_driver_solve``); the result's
+        ``message`` is what SUNDIALS said during it (warnings and its last error)."""
+        tspan = np.ascontiguousarray(tspan, float)
+        u0 = np.ascontiguousarray(u0, float)
+        up0 = None if up0 is None else np.ascontiguousarray(up0, float)
+        if self._t_out.size < tspan.size:  # output buffers, reused while large enough
+            self._t_out = np.empty(tspan.size)
+            self._y_out = np.empty((tspan.size, self.n))
+        self._error = None
+        status = self._lib.acausal_driver_solve(
+            self._handle, tspan.size, tspan.ctypes.data, u0.ctypes.data,
+            None if up0 is None else up0.ctypes.data, self._t_out.ctypes.data,
+            self._y_out.ctypes.data)
+        k, calls, root_calls = self._counters.tolist()
+        self.problem.calls += calls
+        self.problem.root_calls += root_calls
+        if self._error is not None:
+            # what a Python callback raised, raised as scikit-sundae raises it: after the
+            # solver returned
+            raise self._error
+        events = self._root_flags[:self.n_roots].reshape(1, -1).copy() if status == 2 else None
+        message = self._said() if status < 0 or self.problem.settings.verbose else ""
+        return NativeResult(self._t_out[:k].copy(), self._y_out[:k].copy(), int(status), events,
+                            message)
+
+    def _said(self) -> str:
+        """SUNDIALS' warnings since the last read and the call's error, as scikit-sundae's
+        handler would have printed them."""
+        try:
+            with open(self._log, "rb") as f:
+                f.seek(self._log_read)
+                text = f.read().decode(errors="replace")
+                self._log_read = f.tell()
+        except OSError:
+            text = ""
+        return text + self._message.value.decode(errors="replace")
+
+    def __del__(self) -> None:
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle:
+            self._lib.acausal_driver_free(handle)
+        log = getattr(self, "_log", None)
+        if log:
+            with contextlib.suppress(OSError):
+                os.remove(log)
