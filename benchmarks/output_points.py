@@ -8,12 +8,12 @@ with CVODE's Adams method at rtol = atol = 1e-10. Timed (``time.perf_counter``, 
 ``n_points`` = 100 and 5 000. Printed: the times, their ratio and the solver's right-hand-side
 evaluations (equal when the output points do not change the solver's steps).
 
-Then, separately, the first read of a variable that needs the algebraic variables (Fourbar1's
-prismatic joint position ``j2.s``, the chain's tip ``links[19].frame_b.r_0``): the solution
-computes (chain) or polishes (Fourbar1) the algebraic variables at the output points when they
-are first needed, so this is where the number of output points costs evaluations of the model.
-Printed: ``simulate`` alone (what the output grid costs the integration) and ``simulate`` plus
-that read.
+Then, separately, the first read of one variable at every output point: Fourbar1's prismatic
+joint position ``j2.s`` (an algebraic variable: the loop's unknowns are polished at the output
+points when first needed) and the chain's tip ``links[19].frame_b.r_0`` (a function of the
+states alone: a variable read alone is evaluated alone, without the loop's solve). This is where
+the number of output points costs evaluations of the model. Printed: ``simulate`` alone (what
+the output grid costs the integration) and ``simulate`` plus that read.
 
 Usage::
 

@@ -49,3 +49,17 @@ def test_multibody_chain_quick():
     n, states, compile_s, simulate_s, change = proc.stdout.strip().splitlines()[-1].split()
     assert (int(n), int(states)) == (3, 6)
     assert float(compile_s) > 0 and abs(float(change)) < 1e-2
+
+
+def test_small_models_quick(c_compiler):
+    """benchmarks/small_models.py --quick --json: acausal (with and without jit) and CasADi's
+    CVODES integrate the same three small ODEs (the script checks their final states agree)."""
+    script = SCRIPT.parent / "small_models.py"
+    proc = subprocess.run([sys.executable, str(script), "--quick", "--json"],
+                          check=False, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    records = json.loads(proc.stdout)
+    assert [r["model"] for r in records] == ["vanderpol", "chain10", "pendulum"]
+    for r in records:
+        assert r["driver"] == "native"
+        assert min(r["simulate_s"], r["simulate_jit_s"], r["casadi_s"], r["casadi_call_s"]) > 0
