@@ -312,10 +312,10 @@ class HybridSimulation:
         k = self.n_stored
         blocks = list(self.blocks)
         t = np.concatenate([b[1] for b in blocks]) if blocks else self.grid[:0]
-        p_hist = None  # parameters at every output time, when discrete variables changed
+        p_hist = None  # parameters of each stretch, when discrete variables changed
         params = np.column_stack([b[4] for b in blocks]) if blocks else None
         if params is not None and not np.all(params == self.p.reshape(-1, 1)):
-            p_hist = np.repeat(params, [b[1].size for b in blocks], axis=1)
+            p_hist = (params, np.array([b[1].size for b in blocks]))
         if all(b[0] is self.root for b in blocks):
             nx, nz = self.root.x.numel(), self.root.z.numel()
             xs = np.concatenate([b[2] for b in blocks], axis=1) if blocks \

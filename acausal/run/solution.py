@@ -49,7 +49,8 @@ class Solution:
     def __init__(self, compiled, t: np.ndarray, x: np.ndarray,
                  z: np.ndarray | Callable[[], np.ndarray], p: np.ndarray,
                  defaulted_states: list[str] | None = None, values: np.ndarray | None = None,
-                 state_switches: list | None = None, p_history: np.ndarray | None = None,
+                 state_switches: list | None = None,
+                 p_history: tuple[np.ndarray, np.ndarray] | None = None,
                  events: list | None = None, event_points: list | None = None) -> None:
         self.compiled = compiled
         self.t = t
@@ -75,7 +76,8 @@ class Solution:
         #: or residual evaluations), root_evaluations (of the event indicators SUNDIALS
         #: watches), events
         self.stats: dict = {}
-        # parameters and discrete variables at every output time (they change at events)
+        # parameters and discrete variables where they changed at events: (values, one column
+        # per stretch; the number of output times of each stretch), expanded only where read
         self._p_history = p_history
         self._p_index = {n: i for i, n in enumerate(compiled.parameter_names)}
         discrete = set(compiled.discrete_names)
@@ -122,8 +124,7 @@ class Solution:
         """The model's variables ``rows`` (None: all) at every output time, from the observed
         function (one column per time)."""
         cs = self.compiled
-        per_time = self._p_history is not None
-        shared = () if per_time else (3,)
+        shared = (3,)  # one parameter vector for all points (of a stretch)
         if rows is None:
             f = columns(cs, "observed", lambda: cs.function("observed"), shared)
             needs_z = cs.z.numel() > 0
@@ -133,7 +134,14 @@ class Solution:
             f, needs_z = cs.cached(key, lambda: _rows_function(cs, rows, shared))
             names = [cs.system.name(v) for v in rows]
         z = self.z if needs_z else np.zeros((cs.z.numel(), self.t.size))
-        values = f(self.t.reshape(1, -1), self.x, z, self._p_history if per_time else self._p)[0]
+        t_row = self.t.reshape(1, -1)
+        if self._p_history is None:
+            values = f(t_row, self.x, z, self._p)[0]
+        else:  # stretch by stretch, each with its parameters
+            params, counts = self._p_history
+            ends = np.cumsum(counts)
+            values = np.hstack([f(t_row[:, a:b], self.x[:, a:b], z[:, a:b], params[:, k])[0]
+                                for k, (a, b) in enumerate(zip(ends - counts, ends))])
         if not np.all(np.isfinite(values)):
             raise SimulationError(non_finite_message("the model's variables", self.t, values,
                                                      names))
@@ -159,7 +167,8 @@ class Solution:
         kind, *where = self._lookup(name)
         if kind == "parameter":
             if self._p_history is not None:
-                return self._p_history[where[0]].copy()
+                params, counts = self._p_history
+                return np.repeat(params[where[0]], counts)
             return np.full(self.t.shape, self._p[where[0]])
         if kind == "vector":
             return np.vstack([self[r] for r in where[0]])
