@@ -122,6 +122,11 @@ def test_discrete_mode_fires_in_both_directions():
     # heating on: T -> 26 exponentially from 20; first switch-off when T = 21
     t_off = -2.0 * math.log((26.0 - 21.0) / (26.0 - 20.0))
     assert sol.events[0][0] == pytest.approx(t_off, abs=1e-8)
+    # a variable that reads the mode, evaluated stretch by stretch with the mode of each
+    heating = sol["heating"]
+    assert set(np.unique(heating)) == {0.0, 1.0}
+    np.testing.assert_allclose(sol["der(T)"], -0.5 * (sol["T"] - 10.0) + 8.0 * heating,
+                               rtol=0, atol=1e-12)
 
 
 class EventIf(Component):
