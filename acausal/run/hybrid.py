@@ -46,7 +46,7 @@ import numpy as np
 from ..base.errors import SimulationError
 from . import sundials
 from .buffers import Buffered, columns
-from .event_detection import RelationGates, TimeEvents, crossed, output_rows, split_indicators
+from .event_detection import RelationGates, TimeEvents, output_rows, split_indicators
 from .polish import newton_polish, polish_algebraic
 from .solution import Solution, non_finite_message
 
@@ -366,7 +366,8 @@ class HybridSimulation:
         fired_all: list[str] = []
         for _ in range(MAX_EVENT_ITERATIONS):
             cond = self.conditions(t, x, z)
-            fired = [i for i in range(cond.size) if cond[i] and not cond_prev[i]]
+            fired = [i for i, (now, before) in enumerate(zip(cond.tolist(), cond_prev.tolist()))
+                     if now and not before]
             cond_prev = cond
             if not fired:
                 return x, z, cond_prev, fired_all
@@ -513,8 +514,11 @@ class HybridSimulation:
                 self.z = newton_polish(self.cur, t, self.x, self.z, self.p)
             y0 = np.concatenate([self.x, self.z])
             prob.set_parameters(self.p, t, y0)
+            g_start = None  # the indicators at the start (hold signs, the side a root leaves)
             if prob.rows:
-                prob.set_live(self.gates().live(self.p)[prob.rows], t, y0)
+                g_start = sundials.fast(self.cur, "event_indicators").evaluate(
+                    t, self.x, self.z, self.p)[0]
+                prob.set_live(self.gates().live(self.p)[prob.rows], t, y0, g_start[prob.rows])
             prob.set_watch(SelectionWatch(self, prob, q_ref, tspan) if self.reselect_on else None)
             out = prob.solve(tspan, y0)
             self.solver_calls += 1
@@ -525,15 +529,15 @@ class HybridSimulation:
             watched = status == sundials.ROOT_RETURN and prob.watch_fired(reported) and \
                 not any(i < len(prob.rows) for i in reported)
             if status == sundials.ROOT_RETURN and not prob.interrupted and not watched:
-                res_t[-1], res_y[-1] = self._past_root(prob, float(res_t[-1]), res_y[-1], y0, t,
-                                                       reported)
+                res_t[-1], res_y[-1] = self._past_root(prob, float(res_t[-1]), res_y[-1],
+                                                       g_start, reported)
             n_x = self.cur.x.numel()
             # rows 1.. are output points, except a stop at a root or at a time event
             is_output = output_rows(res_t, outs)
+            last_is_output = bool(is_output[-1])
             is_output[0] = False
             if status == sundials.ROOT_RETURN or (time_event and not ends_on_output):
-                is_output[-1] = bool(output_rows(res_t[-1:], outs)[0]) and \
-                    status != sundials.ROOT_RETURN
+                is_output[-1] = last_is_output and status != sundials.ROOT_RETURN
             rows = np.nonzero(is_output)[0]
             if rows.size:
                 ys = res_y[rows].T
@@ -588,7 +592,7 @@ class HybridSimulation:
             self.x, self.z, self.t = x, z, t
         return False
 
-    def _past_root(self, prob, t_root, y_root, y_start, t_start, reported):
+    def _past_root(self, prob, t_root, y_root, g_start, reported):
         """The first point on the new side of the crossing SUNDIALS stopped at.
 
         SUNDIALS returns a root where the indicator may be exactly zero (or on the old side by
@@ -604,7 +608,7 @@ class HybridSimulation:
         cur = self.cur
         g_all = sundials.fast(cur, "event_indicators").evaluate
         n_x = len(cur.states)
-        g0 = g_all(t_start, y_start[:n_x], y_start[n_x:], self.p)[0][rows]
+        g0 = g_start[rows]  # the indicators where the solver started
 
         # past the crossing by more than the indicator's rounding noise (estimated from its
         # sensitivities): otherwise re-solving the algebraic variables at the event can flip a
@@ -623,8 +627,15 @@ class HybridSimulation:
         dg = dg.reshape(y_root.size, -1).T  # CasADi stores column by column
         noise = ROOT_NOISE_FRACTION * (np.abs(dg[rows]) @ size)
 
-        def across(g1):
-            return bool(np.any(crossed(g0, g1) & (np.abs(g1) > noise)))
+        # plain Python over the few reported indicators (this runs at every event); the test
+        # of event_detection.crossed, and beyond the noise
+        g0_list, noise_list = g0.tolist(), noise.tolist()
+
+        def across(g1) -> bool:
+            for a, b, n in zip(g0_list, g1.tolist(), noise_list):
+                if abs(b) > n and ((a > 0 and b < 0) or (a < 0 and b > 0) or (a == 0 and b != 0)):
+                    return True
+            return False
 
         x, z = y_root[:n_x], y_root[n_x:]
         g_root = g_root[rows]
@@ -637,11 +648,12 @@ class HybridSimulation:
             # an ODE: the indicators' rates dg/dt + dg/dx x' are exact, so the first try is
             # twice the time they need to clear their noise (one evaluation usually suffices;
             # the loop below grows it if not). A DAE's rates would need z' too: ulp steps.
-            rate = np.abs(dg_dt[rows] + dg[rows] @ xdot)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                need = np.where(rate > 0, 2 * (noise + np.abs(g_root)) / rate, np.inf)
-            if np.isfinite(need).any():
-                delta = min(max(delta, float(np.min(need))), limit)
+            rates = np.abs(dg_dt[rows] + dg[rows] @ xdot).tolist()
+            need = [2 * (n + abs(g)) / r
+                    for r, n, g in zip(rates, noise_list, g_root.tolist()) if r > 0]
+            need = [v for v in need if math.isfinite(v)]
+            if need:
+                delta = min(max(delta, min(need)), limit)
         t_try, y_try = t_root, y_root
         while delta <= limit:
             x_try = x + delta * xdot

@@ -74,7 +74,8 @@ def reported_roots(result) -> list[int]:
     """Positions of the root functions that stopped the solver (last event row)."""
     if result.i_events is None or len(result.i_events) == 0:
         return []
-    return [int(i) for i in np.nonzero(np.atleast_2d(result.i_events)[-1])[0]]
+    last = result.i_events[-1] if np.ndim(result.i_events) == 2 else result.i_events
+    return np.flatnonzero(last).tolist()
 
 
 def flag_name(solver: str, status: int) -> str:
@@ -218,6 +219,7 @@ class Problem:
         self._solver_settings: tuple | None = None
         self.settings: Settings | None = None
         self.nominal = np.ones(n)
+        self._unit_nominal = True
         self.row_scale = np.ones(self.n_z)
         self.interrupted = False
         self.calls = 0
@@ -348,7 +350,7 @@ class Problem:
         """y = [x; z] (rows: times) from the solver's scaled unknowns (rows: times)."""
         u = np.atleast_2d(u)
         if not self.eliminated:
-            return u * self.nominal
+            return u if self._unit_nominal else u * self.nominal
         xs = u * self.nominal[:self.n_x]
         return np.hstack([xs, self.z_at(np.atleast_1d(np.asarray(t, float)), xs.T).T])
 
@@ -368,6 +370,7 @@ class Problem:
 
     def _set_nominal(self, nominal: np.ndarray) -> None:
         self.nominal = np.asarray(nominal, float).copy()
+        self._unit_nominal = bool(np.all(self.nominal == 1.0))  # no scaling to undo
         for b in (self._f, self._jac, self._g, self._g_raw):
             b.arg["d"][:] = self.nominal
 
@@ -425,20 +428,24 @@ class Problem:
         """y = [x; z] at one point from the solver's scaled unknowns (for a watch)."""
         return self._unknowns(np.array([t]), np.asarray(u, float).reshape(1, -1))[0]
 
-    def set_live(self, live: np.ndarray, t: float, y: np.ndarray) -> None:
+    def set_live(self, live: np.ndarray, t: float, y: np.ndarray,
+                 g: np.ndarray | None = None) -> None:
         """Root functions to watch (True) and to hold at a constant of their present sign
-        (False) until the next solver call (see ``hybrid.RelationGates``)."""
+        (False) until the next solver call (see ``hybrid.RelationGates``); ``g``: their values
+        at (t, y) where the caller has them."""
         live = np.asarray(live, bool)
         if live.all():
             self._g.arg["live"][:] = 1.0
             self._g.arg["hold"][:] = 0.0
             return
-        g = self._g_raw
-        g.arg["t"][0] = t
-        g.arg["u"][:] = self._solver_unknowns(y)
-        g()
+        if g is None:
+            raw = self._g_raw
+            raw.arg["t"][0] = t
+            raw.arg["u"][:] = self._solver_unknowns(y)
+            raw()
+            g = raw.out[0]
         self._g.arg["live"][:] = live
-        self._g.arg["hold"][:] = np.where(live, 0.0, np.where(g.out[0] < 0, -1.0, 1.0))
+        self._g.arg["hold"][:] = np.where(live, 0.0, np.where(g < 0, -1.0, 1.0))
 
     def _solver_for(self):
         key = (self.settings, self.watch is not None)
