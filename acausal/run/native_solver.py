@@ -51,13 +51,12 @@ REQUIRED = ("sundials_core", "sundials_nvecserial", "sundials_sunmatrixdense",
 #: ... and the sparse direct solver, where the build has it (else sparse problems keep
 #: scikit-sundae, which then has no sparse solver either)
 OPTIONAL = ("sundials_sunlinsolsuperlumt",)
-#: The driver's optimisation: -O3 vectorises its LU of a linear loop (the 38 x 38 loop of a
-#: 20-link chain: 7 us against 12 us at -O2; 98 x 98: 79 us against 180 us)
+#: The driver's optimisation: -O3 vectorises its LU of a linear loop (about twice as fast as
+#: -O2 on the spatial chain's loops of 38 to 198 unknowns, measured during development)
 DRIVER_FLAGS = ("-O3",)
 _JACOBIAN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_double, ctypes.c_double)
 _WATCH = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)
 _POLL = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_double)
-_DOUBLES = ctypes.POINTER(ctypes.c_double)
 
 _driver: tuple[ctypes.CDLL | None, str, bool] | None = None  # (library, why not, sparse)
 
@@ -229,7 +228,7 @@ class NativeSolver:
         self._message = ctypes.create_string_buffer(2048)
         handle, self._log = tempfile.mkstemp(prefix="acausal-sundials-", suffix=".log")
         os.close(handle)
-        self._log_read = 0  # how much of the log has been read
+        self._log_start = 0  # the log's size when the present call began
         self._t_out = self._y_out = np.zeros(0)
         flag = lib.acausal_driver_setup(
             self._handle, int(settings.method.upper() != "ADAMS"), settings.rtol, settings.atol,
@@ -285,6 +284,8 @@ class NativeSolver:
             self._t_out = np.empty(tspan.size)
             self._y_out = np.empty((tspan.size, self.n))
         self._error = None
+        with contextlib.suppress(OSError):  # the warnings of this call start here
+            self._log_start = os.path.getsize(self._log)
         status = self._lib.acausal_driver_solve(
             self._handle, tspan.size, tspan.ctypes.data, u0.ctypes.data,
             None if up0 is None else up0.ctypes.data, self._t_out.ctypes.data,
@@ -302,13 +303,12 @@ class NativeSolver:
                             message)
 
     def _said(self) -> str:
-        """SUNDIALS' warnings since the last read and the call's error, as scikit-sundae's
-        handler would have printed them."""
+        """SUNDIALS' warnings in the last call and its error, as scikit-sundae's handler would
+        have printed them."""
         try:
             with open(self._log, "rb") as f:
-                f.seek(self._log_read)
+                f.seek(self._log_start)
                 text = f.read().decode(errors="replace")
-                self._log_read = f.tell()
         except OSError:
             text = ""
         return text + self._message.value.decode(errors="replace")
