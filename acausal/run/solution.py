@@ -30,11 +30,12 @@ def non_finite_message(label: str, times: np.ndarray, values: np.ndarray,
 ROWS_ONE_BY_ONE = 16
 
 
-def _rows_function(cs, rows: list[int], shared: tuple[int, ...]):
-    """(evaluator over the output times, whether it needs z) of the observed ``rows``."""
+def _rows_function(cs, rows: list[int]):
+    """(evaluator over the output times, one parameter vector for all of them; whether it
+    needs z) of the observed ``rows``."""
     outputs = cs.observed[rows]
     f = ca.Function("observed_rows", [cs.t, cs.x, cs.z, cs.p], [outputs])
-    return Columns(f, shared), bool(cs.z.numel()) and ca.depends_on(outputs, cs.z)
+    return Columns(f, (3,)), bool(cs.z.numel()) and ca.depends_on(outputs, cs.z)
 
 
 class Solution:
@@ -124,15 +125,12 @@ class Solution:
         """The model's variables ``rows`` (None: all) at every output time, from the observed
         function (one column per time)."""
         cs = self.compiled
-        shared = (3,)  # one parameter vector for all points (of a stretch)
-        if rows is None:
-            f = columns(cs, "observed", lambda: cs.function("observed"), shared)
+        if rows is None:  # one parameter vector for all points (of a stretch)
+            f = columns(cs, "observed", lambda: cs.function("observed"), (3,))
             needs_z = cs.z.numel() > 0
-            names = [cs.system.name(v) for v in range(cs.system.n_vars)]
         else:
-            key = ("observed_rows", tuple(rows))
-            f, needs_z = cs.cached(key, lambda: _rows_function(cs, rows, shared))
-            names = [cs.system.name(v) for v in rows]
+            f, needs_z = cs.cached(("observed_rows", tuple(rows)),
+                                   lambda: _rows_function(cs, rows))
         z = self.z if needs_z else np.zeros((cs.z.numel(), self.t.size))
         t_row = self.t.reshape(1, -1)
         if self._p_history is None:
@@ -143,6 +141,8 @@ class Solution:
             values = np.hstack([f(t_row[:, a:b], self.x[:, a:b], z[:, a:b], params[:, k])[0]
                                 for k, (a, b) in enumerate(zip(ends - counts, ends))])
         if not np.all(np.isfinite(values)):
+            names = [cs.system.name(v) for v in (range(cs.system.n_vars) if rows is None
+                                                 else rows)]
             raise SimulationError(non_finite_message("the model's variables", self.t, values,
                                                      names))
         return values

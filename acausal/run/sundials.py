@@ -453,6 +453,12 @@ class Problem:
             return self._solver
         s = self.settings
         self._solver_settings = key
+        self._roots = None
+        native_driver = self._native_solver()
+        if native_driver is not None:
+            self._solver, self.driver = native_driver, "native"
+            return self._solver
+        self.driver = "scikit-sundae"
         n = self.n_x if self.eliminated else self.n_x + self.n_z
         opts = dict(rtol=s.rtol, atol=s.atol, max_num_steps=s.max_num_steps)
         if s.max_step is not None:
@@ -464,12 +470,6 @@ class Problem:
                                  shape=(n, n))
             opts.update(linsolver="sparse", sparsity=pattern)
         n_roots = len(self.rows) + (self.watch is not None)
-        self._roots = None
-        native_driver = self._native_solver()
-        if native_driver is not None:
-            self._solver, self.driver = native_driver, "native"
-            return self._solver
-        self.driver = "scikit-sundae"
         with warnings.catch_warnings():
             # scikit-sundae warns that our exact Jacobian replaces its sparse approximation
             warnings.simplefilter("ignore", UserWarning)
@@ -631,7 +631,8 @@ class Problem:
 
     def solve(self, tspan: np.ndarray, y0: np.ndarray):
         """Integrate over ``tspan`` (outputs at its points, a hard stop at its last one) from
-        ``y0 = [x; z]`` (consistent). Returns the scikit-sundae result with unscaled ``y``.
+        ``y0 = [x; z]`` (consistent). Returns the solver's result (scikit-sundae's, or the
+        compiled driver's :class:`~.native_solver.NativeResult`) with unscaled ``y``.
         Where z is solved from x (:attr:`eliminated`), only the last row gets its z (the run
         loop continues from it); the others are NaN until :meth:`z_at` computes them."""
         solver = self._solver_for()

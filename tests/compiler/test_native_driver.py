@@ -14,7 +14,6 @@ callback, and the fallback where the driver is not available.
 
 from __future__ import annotations
 
-import math
 import os
 import signal
 import sys
@@ -168,13 +167,6 @@ def test_the_driver_reports_why_it_is_missing(monkeypatch):
     with pytest.warns(RuntimeWarning, match="sundials_no_such_library"):
         lib, why = native_solver.driver()
     assert lib is None and "sundials_no_such_library" in why
-
-
-def test_the_oscillator_events_are_the_analytic_crossings(c_compiler):
-    sol = compile(CountedOscillator()).simulate(15.0, rtol=1e-12, atol=1e-14, jit=True)
-    assert sol.stats["driver"] == "native"
-    np.testing.assert_allclose([t for t, _ in sol.events],
-                               [math.pi / 2 + 2 * k * math.pi for k in range(3)], atol=1e-9)
 
 
 class BlowUp(Component):
