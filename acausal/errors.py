@@ -11,6 +11,7 @@ from .base.errors import (
     OverdeterminedError,
     ParameterError,
     SimulationError,
+    SimulationWarning,
     StructuralError,
     StructurallySingularError,
     UnconnectedConnectorError,
@@ -21,7 +22,8 @@ from .base.errors import (
 
 __all__ = [
     "AcausalError", "InitializationError", "InputError", "ModelDefinitionError",
-    "OverdeterminedError", "ParameterError", "SimulationError", "StructuralError",
+    "OverdeterminedError", "ParameterError", "SimulationError", "SimulationWarning",
+    "StructuralError",
     "StructurallySingularError", "UnconnectedConnectorError", "UnderdeterminedError",
     "UnknownNameError", "did_you_mean",
 ]

@@ -68,6 +68,11 @@ class SimulationError(AcausalError):
     solution = None
 
 
+class SimulationWarning(UserWarning):
+    """A simulation went on past something a user should know of (e.g. events that look like
+    Zeno behaviour with ``simulate(zeno="warn")``)."""
+
+
 def did_you_mean(name: str, candidates: Iterable[str], n: int = 3) -> str:
     """A short 'did you mean ...?' hint for an unknown name, or an empty string."""
     close = difflib.get_close_matches(name, list(candidates), n=n, cutoff=0.6)

@@ -38,12 +38,13 @@ import math
 import re
 import signal
 import threading
+import warnings
 from collections import deque
 
 import casadi as ca
 import numpy as np
 
-from ..base.errors import SimulationError
+from ..base.errors import SimulationError, SimulationWarning
 from . import sundials
 from .buffers import Buffered, columns
 from .event_detection import RelationGates, TimeEvents, output_rows, split_indicators
@@ -62,6 +63,10 @@ CHATTER_FRACTION = 1e-6
 #: Zeno detection: gaps between this many successive events shrinking geometrically (with a
 #: steady ratio) towards an accumulation point inside the simulated time.
 ZENO_EVENTS = 6
+#: ... with the largest gap ratio within this factor of the smallest, and the last ratio at most
+#: this factor above the first (a ratio climbing towards 1 converges to a positive gap)
+ZENO_STEADY = 1.1
+ZENO_TREND = 1.02
 MAX_POLISHED_ALGEBRAICS = 40
 #: A located state event lies past the crossing by more than this many ulp of the indicator's
 #: terms (sum of |dg/dy| * |y|).
@@ -211,6 +216,7 @@ class HybridSimulation:
         self.event_points: list[tuple] = []
         self.recent = deque(maxlen=CHATTER_EVENTS)
         self.roots = deque(maxlen=CHATTER_EVENTS)
+        self.zeno_warned = False
         self.progress = progress
         self.span = float(grid[-1] - grid[0])
         # stored output: one block per stretch integrated by one realisation
@@ -410,8 +416,14 @@ class HybridSimulation:
 
     def _check_zeno(self, labels) -> None:
         """Events whose gaps shrink geometrically towards a point inside the run (a ball coming
-        to rest): integration past that point would be wrong without a rest condition."""
-        if len(self.recent) < ZENO_EVENTS:
+        to rest): integration past that point would be wrong without a rest condition.
+
+        Zeno behaviour shows as a steady gap ratio: the ratios of successive gaps stay within
+        ZENO_STEADY of each other and do not grow (by more than ZENO_TREND from the first to the
+        last). Gaps that shrink while their ratio climbs towards 1 (a machine speeding up
+        towards a finite speed: dead centres of an engine) converge to a positive gap, not to
+        a point, and are not Zeno; neither is an accumulation point past the end of the run."""
+        if self.settings.zeno == "off" or self.zeno_warned or len(self.recent) < ZENO_EVENTS:
             return
         # plain Python on a handful of numbers (this runs after every event)
         times = list(self.recent)[-ZENO_EVENTS:]
@@ -419,17 +431,25 @@ class HybridSimulation:
         if min(gaps) <= 0:
             return
         ratios = [b / a for a, b in zip(gaps, gaps[1:])]
-        if not (max(ratios) < 0.95 and max(ratios) < 1.5 * min(ratios)):
+        if not (max(ratios) < 0.95 and max(ratios) < ZENO_STEADY * min(ratios)
+                and ratios[-1] <= ZENO_TREND * ratios[0]):
             return  # not a steady geometric shrinking
         ratio = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
         t_zeno = times[-1] + gaps[-1] * ratio / (1.0 - ratio)
-        if t_zeno < self.grid[-1]:
-            self._raise(
-                f"Zeno behaviour: events ({'; '.join(sorted(set(labels)))}) follow each other "
-                f"ever faster (gap ratio {ratio:.3g}, last gap {gaps[-1]:.3g} s) and accumulate "
-                f"at t = {t_zeno:.10g}, inside the simulated time. Stop the simulation before "
-                "that time, or add a rest condition (e.g. a discrete 'resting' mode) to the "
-                "model.")
+        if t_zeno >= self.grid[-1]:
+            return
+        message = (
+            f"Zeno behaviour: events ({'; '.join(sorted(set(labels)))}) follow each other "
+            f"ever faster (gap ratio {ratio:.3g}, last gap {gaps[-1]:.3g} s) and accumulate "
+            f"at t = {t_zeno:.10g}, inside the simulated time. Stop the simulation before "
+            "that time, or add a rest condition (e.g. a discrete 'resting' mode) to the "
+            "model. If the events do not accumulate, simulate(zeno='warn') or zeno='off' "
+            "turns this test off.")
+        if self.settings.zeno == "warn":
+            self.zeno_warned = True
+            warnings.warn(f"{self.root.model_name}: {message}", SimulationWarning, stacklevel=2)
+            return
+        self._raise(message)
 
     # -- state re-selection ----------------------------------------------------------------
     def choose_states(self, t, v, q_ref, forced=False):

@@ -68,6 +68,7 @@ SIMULATE_OPTIONS = {
     "progress": "progress display (None: on a terminal)",
     "verbose": "show the solver's own messages (False: kept for error messages)",
     "jit": "compile the solver's functions to machine code with the C compiler (False)",
+    "zeno": "events accumulating like Zeno behaviour: 'raise' (default), 'warn' or 'off'",
 }
 
 
@@ -110,7 +111,10 @@ def simulate(model: Component | CompiledModel, t_end: float, **options: Any) -> 
     ``dynamic_state_selection`` (None: when the compiler found it needed), ``progress`` (None:
     a progress bar on a terminal; with it shown, Ctrl-C returns the solution so far, marked
     ``sol.interrupted``), ``verbose`` (False: SUNDIALS' own warnings are kept off the terminal
-    and quoted in error messages; True: printed to stderr as they come).
+    and quoted in error messages; True: printed to stderr as they come), ``zeno`` (what events
+    whose gaps shrink towards an accumulation point inside the run do: ``"raise"`` a
+    SimulationError (default), ``"warn"`` once with a SimulationWarning and go on, ``"off"``: no
+    test; see docs/events.md).
     """
     check_options(options)
     if not isinstance(model, (Component, CompiledModel)):
@@ -133,7 +137,7 @@ def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
               integrator_options: dict | None = None,
               dynamic_state_selection: bool | None = None,
               progress: bool | None = None, verbose: bool = False,
-              jit: bool = False) -> Solution:
+              jit: bool = False, zeno: str = "raise") -> Solution:
     t_end, t_start = as_time(t_end, "t_end"), as_time(t_start, "t_start")
     grid = output_grid(t_start, t_end, n_points, dt, t_eval)
     if integrator_options is not None and not isinstance(integrator_options, dict):
@@ -143,6 +147,10 @@ def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
     if not isinstance(jit, bool):
         raise InputError(f"jit must be True or False, got {jit!r}.")
     settings.jit = jit
+    if zeno not in ("raise", "warn", "off"):
+        raise InputError(f"zeno must be 'raise', 'warn' or 'off', got {zeno!r} (see "
+                         "docs/events.md, 'Chattering and Zeno behaviour').")
+    settings.zeno = zeno
     p = cs.parameter_vector(params)
     with cs.start_values(start):
         init = initialize_with_branches(cs, p, float(grid[0]))

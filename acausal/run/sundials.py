@@ -118,6 +118,8 @@ class Settings:
     #: the functions the solver calls are compiled to machine code (:mod:`.native`)
     jit: bool = False
     verbose: bool = False  # pass SUNDIALS' own messages on to stderr (else kept for errors)
+    #: what an event sequence that accumulates like Zeno behaviour does: "raise", "warn", "off"
+    zeno: str = "raise"
 
 
 def problem_for(cs, rows: list[int], jit: bool = False) -> Problem:
