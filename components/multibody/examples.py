@@ -13,6 +13,13 @@ from acausal import Component, Parameter, Variable, connect
 from acausal.components import rotational, translational
 
 from . import forces
+
+# the examples of their own modules, re-exported so that every MSL example is found here
+from .examples_fourbars import (  # noqa: F401
+    Fourbar2,
+    FourbarSphericalSpherical,
+    FourbarVariantsUniversalSpherical,
+)
 from .forces import Damper, Spring
 from .joints import (
     Cylindrical,
