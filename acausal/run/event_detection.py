@@ -36,13 +36,20 @@ def output_rows(values: np.ndarray, sorted_grid: np.ndarray) -> np.ndarray:
 
 
 def split_indicators(cs) -> tuple[list[int], list[int]]:
-    """Indicator rows that depend on states/algebraics (root finding) and on time only."""
+    """Indicator rows that depend on states/algebraics (root finding) and on time only.
+
+    Rows of parameters and discrete variables only are in neither: they are constant between
+    events, so no crossing can be found by watching them (the branches of such an ``event_if``
+    are chosen at the start, and event iteration evaluates such relations after each event)."""
     def build() -> tuple[list[int], list[int]]:
         indicators = [g for ev in cs.events for g in ev.indicators]
         w = ca.vertcat(cs.x, cs.z)
         state_rows, time_rows = [], []
         for i, g in enumerate(indicators):
-            (state_rows if w.numel() and ca.depends_on(g, w) else time_rows).append(i)
+            if w.numel() and ca.depends_on(g, w):
+                state_rows.append(i)
+            elif ca.depends_on(g, cs.t):
+                time_rows.append(i)
         return state_rows, time_rows
 
     return cs.cached("indicator_split", build)
@@ -124,9 +131,13 @@ class TimeEvents:
             # time with a time event
             def build() -> tuple:
                 indicators = [g for ev in cs.events for g in ev.indicators]
-                g = ca.vertcat(*[indicators[i] for i in rows])
+                # dense: the buffers hold the structural nonzeros only, so a row whose rate
+                # is structurally zero (an indicator constant in time) would otherwise empty
+                # the block of rates or shift its rows against the block of values
+                g = ca.densify(ca.vertcat(*[indicators[i] for i in rows]))
                 f = ca.Function("time_indicators", [cs.t, cs.p], [g])
-                df = ca.Function("time_indicator_rates", [cs.t, cs.p], [ca.jacobian(g, cs.t)])
+                df = ca.Function("time_indicator_rates", [cs.t, cs.p],
+                                 [ca.densify(ca.jacobian(g, cs.t))])
                 return tuple(Buffered(h) for h in (
                     f, df, f.map("time_indicator_block", "serial", TIME_EVENT_BLOCK, [1], []),
                     df.map("time_indicator_rate_block", "serial", TIME_EVENT_BLOCK, [1], [])))

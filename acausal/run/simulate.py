@@ -10,8 +10,11 @@ from ..base.errors import AcausalError, InputError, SimulationError, did_you_mea
 from ..base.progress import ProgressBar, progress_enabled
 from ..compiler.compiled_model import CompiledModel
 from ..language.model import Component
+from . import sundials
+from .event_detection import crossed, split_indicators
 from .hybrid import HybridSimulation
 from .initialize import initialize_with_branches, solve_algebraic
+from .polish import newton_polish
 from .solution import Solution
 from .sundials import Settings
 
@@ -158,6 +161,8 @@ def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
     dynamic = dynamic and cs.selector is not None and cs.selector.max_level > 0
     _check_initial_values(cs, grid[0], init, p)
     if cs.x.numel() == 0:
+        if cs.events:
+            return AlgebraicRun(cs, grid, init, p, settings, reselect=False).run()
         return _algebraic_only(cs, grid, init, p)
     # one path for every model: the display only reads the time from the solver's callbacks
     bar = ProgressBar(f"simulate {cs.model_name}", float(grid[-1] - grid[0]),
@@ -204,7 +209,7 @@ def check_tolerances(**tolerances: Any) -> None:
 
 
 def _algebraic_only(cs, grid, init, p) -> Solution:
-    """No states: solve the algebraic equations at every output time."""
+    """No states and no events: solve the algebraic equations at every output time."""
     n_z = cs.z.numel()
     zs = np.zeros((n_z, grid.size))
     z = init.z0
@@ -213,6 +218,99 @@ def _algebraic_only(cs, grid, init, p) -> Solution:
             z = solve_algebraic(cs, p, float(tk), np.zeros(0), z)
         zs[:, k] = z
     return Solution(cs, grid, np.zeros((0, grid.size)), zs, p, init.defaulted)
+
+
+class AlgebraicRun(HybridSimulation):
+    """A model without states but with events (a source feeding a ``Limiter``): nothing to
+    integrate, so the algebraic equations are solved at each output point and at each event,
+    and the events go through the run loop's own ``fire`` (actions, event iteration, chattering
+    and Zeno checks, ``sol.events``).
+
+    Time indicators are scheduled as in the run loop (:class:`TimeEvents`: located to a few ulp,
+    whatever the output grid). Indicators of algebraic variables are compared between
+    consecutive stops and their crossing located by bisection (solving the algebraic equations
+    at each trial time) to 4 ulp of t; a crossing and back between two output points is not
+    seen (there is no solver step to watch them on)."""
+
+    def _run(self) -> bool:
+        """The output points and events in time order (HybridSimulation.run calls it)."""
+        grid, x = self.grid, self.x
+        t, z = self.t, self.z
+        cond = self.conditions(t, x, z)
+        z_rows, _ = split_indicators(self.cur)
+        te = self.schedule()
+        times, zs = [float(grid[0])], [z]  # output points not stored yet (same parameters)
+        k = 1
+        while k < grid.size:
+            if self.interrupt.flag:
+                return True
+            t_next = float(grid[k])
+            t_time = te.next_root(t, self.p, te.values(t, self.p)) if te.rows else None
+            # a time event a few ulp after an output point (located past its crossing) comes
+            # first, and the point gets the values after it, as in the run loop
+            if t_time is not None and t_time <= t_next + 1e-14 * max(1.0, abs(t_next)):
+                t_stop = float(t_time)
+            else:
+                t_stop, t_time = t_next, None
+            z_stop = self.restart_algebraic(t_stop, x, z)
+            t_event, z_event = self._crossing(z_rows, t, z, t_stop, z_stop)
+            if t_event is None and t_time is None:  # no event up to the output point
+                times.append(t_stop)
+                zs.append(z_stop)
+                t, z, k = t_stop, z_stop, k + 1
+                continue
+            if t_event is None:
+                t_event, z_event = t_stop, z_stop
+            self._keep(times, zs)  # the points before the event, with their parameters
+            times, zs = [], []
+            self.record_root(t_event)
+            x, z, cond, labels = self.fire(t_event, x, z_event, cond)
+            if labels:
+                self.record_event(t_event, labels, x, z)
+            t = t_event
+            while k < grid.size and grid[k] <= t + 1e-14 * max(1.0, abs(t)):
+                # an event on an output point (or a few ulp after one): the values after it
+                times.append(float(grid[k]))
+                zs.append(z)
+                k += 1
+        self._keep(times, zs)
+        self.x, self.z, self.t = x, z, t
+        return False
+
+    def restart_algebraic(self, t, x, z_guess):
+        # to rounding error, not to Newton's tolerance: the crossings of indicators of
+        # algebraic variables are located from these values
+        z = super().restart_algebraic(t, x, z_guess)
+        return newton_polish(self.cur, t, x, z, self.p) if z.size else z
+
+    def _keep(self, times: list, zs: list) -> None:
+        if times:
+            self.store(np.array(times), np.zeros((0, len(times))),
+                       np.array(zs, float).reshape(len(times), -1).T)
+
+    def _crossing(self, rows, t0, z0, t1, z1):
+        """(time, algebraic values) of the first crossing in (t0, t1] of an indicator of
+        algebraic variables whose relation can change its clause, or (None, None)."""
+        if not rows or not z0.size:
+            return None, None
+        rows = np.asarray(rows)[self.gates().live(self.p)[rows]]
+        indicators = sundials.fast(self.cur, "event_indicators").evaluate
+
+        def g(t, z):
+            return indicators(t, self.x, z, self.p)[0][rows]
+
+        g0 = g(t0, z0)
+        if not crossed(g0, g(t1, z1)).any():
+            return None, None
+        lo, hi, z_lo, z_hi = t0, t1, z0, z1
+        while hi - lo > 4 * np.spacing(max(abs(hi), 1e-300)):
+            mid = 0.5 * (lo + hi)
+            z_mid = self.restart_algebraic(mid, self.x, z_lo)
+            if crossed(g0, g(mid, z_mid)).any():
+                hi, z_hi = mid, z_mid
+            else:
+                lo, z_lo = mid, z_mid
+        return float(hi), z_hi
 
 
 def _check_initial_values(cs, t0, init, p) -> None:
