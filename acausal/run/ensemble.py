@@ -241,9 +241,11 @@ def _build_native_code(system: CompiledModel) -> None:
     (a realisation that dynamic state selection reaches later is compiled where it is
     needed)."""
     from .event_detection import split_indicators
+    from .native_solver import prepare_driver
     from .sundials import problem_for
 
     problem_for(system, split_indicators(system)[0], jit=True)
+    prepare_driver()
 
 
 def simulate_many(system: CompiledModel | Component, params: Iterable[Mapping[str, float] | None],

@@ -107,6 +107,18 @@ def driver() -> tuple[ctypes.CDLL | None, str]:
     return _driver[0], _driver[1]
 
 
+def prepare_driver() -> None:
+    """Build the driver library into the current cache folder when it is not there, so that
+    worker processes started next (a sweep's) load it instead of each compiling it; the
+    process-wide ``driver()`` may have been loaded from another cache folder before."""
+    if sys.platform.startswith("win"):
+        return
+    try:
+        _load(*_sundials_files())
+    except (OSError, ImportError, CCompilerError):
+        pass  # driver() says why, where it is used
+
+
 def has_sparse_solver() -> bool:
     """Whether the driver links SUNDIALS' sparse direct solver (SuperLU_MT)."""
     return driver()[0] is not None and bool(_driver and _driver[2])
