@@ -93,6 +93,12 @@ class CompiledModel:
     def has_events(self) -> bool:
         return bool(self.events)
 
+    @property
+    def computed_parameters(self) -> list[int]:
+        """Indices in ``p`` of the parameters declared ``fixed=False``: unknowns of the
+        initialisation (their value in ``p`` is the start guess; ``params`` may change it)."""
+        return [i for i, prm in enumerate(self.flat.parameters) if not prm.fixed]
+
     def parameter_vector(self, params: dict[str, float] | None = None) -> np.ndarray:
         """The parameter vector with the given overrides (names checked, values finite)."""
         p = self.parameter_values.copy()

@@ -39,29 +39,68 @@ def _original_values(flat, system, aliases, values) -> tuple[dict, dict]:
     return sym_values, derivative_of
 
 
-def _with_derivatives(expr, derivative_of: dict, sym_values: dict, where: str):
-    """Replace der(v) in an expression by placeholders whose SX value is the derivative."""
+def _with_derivatives(expr, derivative_of: dict, sym_values: dict, where: str,
+                      derivative=None):
+    """Replace der(v) in an expression by placeholders whose SX value is the derivative.
+
+    ``der(v)`` of a variable that index reduction left undifferentiated (an algebraic variable,
+    a sensor output, ``frame.r_0``) is its total time derivative along the model's equations,
+    when ``derivative`` (an SX expression -> its time derivative) is given: initial equations
+    may use it, as Modelica's may."""
     if not expr.has(der):
         return expr
     rep = {}
     for d in expr.atoms(der):
-        if d.args[0] not in derivative_of:
+        v = d.args[0]
+        if v in derivative_of:
+            value = derivative_of[v]
+        elif derivative is not None and v in sym_values:
+            value = derivative(sym_values[v])
+        else:
             raise UnknownNameError(f"{where} uses {d}, which the model does not have: only "
-                                   "derivatives of states and of differentiated variables exist.")
-        placeholder = sp.Dummy(f"der({d.args[0]})")
-        sym_values[placeholder] = derivative_of[d.args[0]]
+                                   "derivatives of states and of differentiated variables exist"
+                                   + (" here (initial equations may take der() of any "
+                                      "variable)." if derivative is None else
+                                      f"; '{v}' is not a variable of the model."))
+        placeholder = sp.Dummy(f"der({v})")
+        sym_values[placeholder] = value
         rep[d] = placeholder
     return expr.xreplace(rep)
 
 
-def initial_residuals(flat, system, aliases, values):
-    """User initial equations, translated to SX in (t, x, z, p) through the alias map."""
+def time_derivative(t, x, z, ode, alg):
+    """``D(e)`` of an SX expression ``e`` of (t, x, z, p) along the solution of
+    ``D(x) = ode``, ``0 = alg``: ``de/dt + de/dx ode + de/dz D(z)`` with
+    ``alg_z D(z) = -(alg_t + alg_x ode)`` (a linear solve, built once, only when an expression
+    depends on ``z``)."""
+    cache = {}
+
+    def derivative(e):
+        e = ca.SX(e)
+        d = ca.jacobian(e, t)
+        if x.numel():
+            d += ca.mtimes(ca.jacobian(e, x), ode)
+        if z.numel() and ca.depends_on(e, z):
+            if "z_rate" not in cache:
+                rhs = ca.jacobian(alg, t) + (ca.mtimes(ca.jacobian(alg, x), ode)
+                                             if x.numel() else 0)
+                cache["z_rate"] = -ca.solve(ca.jacobian(alg, z), rhs)
+            d += ca.mtimes(ca.jacobian(e, z), cache["z_rate"])
+        return d
+
+    return derivative
+
+
+def initial_residuals(flat, system, aliases, values, derivative=None):
+    """User initial equations, translated to SX in (t, x, z, p) through the alias map;
+    ``derivative`` (:func:`time_derivative`) gives der() of variables without a derivative."""
     if not flat.initial_equations:
         return []
     sym_values, derivative_of = _original_values(flat, system, aliases, values)
     out = []
     for eq in flat.initial_equations:
-        residual = _with_derivatives(eq.residual, derivative_of, sym_values, eq.label)
+        residual = _with_derivatives(eq.residual, derivative_of, sym_values, eq.label,
+                                     derivative)
         out.append((Translator(sym_values)(residual), eq.describe()))
     return out
 

@@ -65,6 +65,7 @@ class FlatParameter:
     min: float | None = None  # declared bounds (Parameter(min=..., max=...)), checked on change
     max: float | None = None
     is_input: bool = False  # declared with Input: a run-time input (linearize, FMU causality)
+    fixed: bool = True  # False: computed at initialisation (value: its start guess)
 
 
 @dataclass
@@ -266,7 +267,8 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
                 parameters.append(FlatParameter(name, symbol, value, bp.decl.unit,
                                                 bp.decl.description, node.path,
                                                 min=bp.decl.min, max=bp.decl.max,
-                                                is_input=isinstance(bp.decl, Input)))
+                                                is_input=isinstance(bp.decl, Input),
+                                                fixed=getattr(bp.decl, "fixed", True)))
 
     equations: list[FlatEquation] = []
     initial: list[FlatEquation] = []

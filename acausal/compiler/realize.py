@@ -18,7 +18,7 @@ import sympy as sp
 
 from ..language.symbolic import time
 from .codegen import Translator
-from .events import compile_events, initial_residuals
+from .events import compile_events, initial_residuals, time_derivative
 from .flatten import FlatSystem
 from .structure.alias import AliasMap
 from .structure.blt import blt, tear_block
@@ -109,7 +109,8 @@ def _generate(flat, system: EquationSystem, aliases, dummies, states, blocks, cl
         observed=observed, parameter_names=[prm.name for prm in flat.parameters],
         parameter_values=np.array([float(prm.value) for prm in flat.parameters], dtype=float))
     compiled.algebraic_equations = alg_labels
-    compiled.initial_residuals = initial_residuals(flat, system, aliases, values)
+    compiled.initial_residuals = initial_residuals(flat, system, aliases, values,
+                                                   time_derivative(t, x, z, ode, alg))
     compiled.events = compile_events(flat, system, aliases, values, states, x, p)
     return compiled
 

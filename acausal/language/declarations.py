@@ -132,7 +132,8 @@ class Parameter:
 
     def __init__(self, default: Any = None, *, unit: str | None = None, description: str = "",
                  structural: bool | None = None, min: float | None = None,
-                 max: float | None = None) -> None:  # min, max: Modelica's attribute names
+                 max: float | None = None, fixed: bool = True) -> None:
+        # min, max, fixed: Modelica's attribute names
         self.default = default
         self.unit = unit
         self.description = description
@@ -141,6 +142,16 @@ class Parameter:
         self.structural = structural
         self.min = min
         self.max = max
+        #: False: the value is a start guess; the parameter is computed at initialisation
+        #: together with the initial values, from the model's initial equations or fixed
+        #: start values (Modelica ``parameter Real L(fixed=false)``), and is a constant of
+        #: the run
+        self.fixed = bool(fixed)
+        if not self.fixed and self.structural:
+            raise ModelDefinitionError(
+                f"Parameter({default!r}, fixed=False): a parameter computed at initialisation "
+                "must be numeric (not structural: its value is only known once the model "
+                "is initialised).")
 
     def bounds_text(self) -> str:
         """The admissible range as text, e.g. '>= 0' ('' when unbounded)."""
@@ -168,6 +179,22 @@ class Input(Parameter):
 
     def __repr__(self) -> str:
         return f"Input({self.default!r}, unit={self.unit!r})"
+
+
+def as_computed(decl: Any, marker: Parameter, full: str) -> Parameter:
+    """A numeric parameter given as ``Parameter(guess, fixed=False)`` when its component is
+    created (``SphericalSpherical(rod_length=Parameter(1.0, fixed=False))``, Modelica's
+    modifier ``rodLength(fixed=false, start=1.0)``): the declaration with that guess, computed
+    at initialisation. Only a numeric parameter can be."""
+    if not isinstance(decl, Parameter) or decl.structural or isinstance(decl, Input):
+        raise ModelDefinitionError(
+            f"'{full}' is given as a Parameter(...) object, which only a numeric parameter "
+            "can be (to make it fixed=False: computed at initialisation). Give a number, or "
+            "declare a Parameter(..., fixed=False) in the enclosing model.")
+    return Parameter(marker.default, unit=marker.unit or decl.unit,
+                     description=marker.description or decl.description,
+                     min=decl.min if marker.min is None else marker.min,
+                     max=decl.max if marker.max is None else marker.max, fixed=marker.fixed)
 
 
 def as_input(decl: Any, marker: Input, full: str) -> Input:

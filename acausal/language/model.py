@@ -38,6 +38,7 @@ from .declarations import (
     Parameter,
     Potential,
     Variable,
+    as_computed,
     as_input,
     as_number,
     check_bounds,
@@ -223,6 +224,8 @@ class Node:
             full = prefix + name
             if isinstance(override, Input):
                 decl, override = as_input(decl, override, full), MISSING
+            elif isinstance(override, Parameter):
+                decl, override = as_computed(decl, override, full), MISSING
             if isinstance(decl, Outer):
                 outers.append((name, decl))
                 continue

@@ -2,8 +2,10 @@
 (:func:`acausal.run.initialize.initialize` solves it numerically) and for the FMU export (which
 generates it as C and solves it at ``fmi2ExitInitializationMode``).
 
-Unknowns ``w = (x, z)``: the states and the algebraic variables of the compiled DAE. Rows, in
-this order before the matching:
+Unknowns ``w = (x, z, q)``: the states and the algebraic variables of the compiled DAE, and
+the parameters declared ``fixed=False`` (``q``, taking the place of their entries of ``p`` in
+every row: Modelica's parameters computed at initialisation). Rows, in this order before the
+matching:
 
 1. the algebraic equations ``g(t, x, z, p) = 0``;
 2. one row per variable declared ``fixed=True`` (any variable, expressed through the observed
@@ -35,7 +37,7 @@ class InitialSystem:
     """The square system ``residual(w, t, p, s) = 0`` in ``w = (x, z)`` (CasADi SX in the
     symbols of the compiled model and ``s``), and the over-specified conditions ``check``."""
 
-    w: ca.SX  # the unknowns (x, z)
+    w: ca.SX  # the unknowns (x, z, q): q are the parameters computed at initialisation
     s: ca.SX  # input: the states' start values
     residual: ca.SX  # the square system (as many rows as w)
     labels: list[str]  # per row of residual: the equation or start value it comes from
@@ -82,7 +84,16 @@ def build_initial_system(cs, *, settable_starts: bool = False) -> InitialSystem:
     """
     n_x, n_z = cs.x.numel(), cs.z.numel()
     s = ca.SX.sym("s", n_x)
-    w = ca.vertcat(cs.x, cs.z)
+    computed = cs.computed_parameters
+    q = ca.SX.sym("q", len(computed))
+    w = ca.vertcat(cs.x, cs.z, q)
+
+    def with_q(expr):
+        """``expr`` with the computed parameters' entries of p replaced by the unknowns q."""
+        if not computed:
+            return expr
+        return ca.substitute(ca.SX(expr), ca.vertcat(*[cs.p[i] for i in computed]), q)
+
     # row i is x_i - s_i; built as one vector expression and indexed in blocks (a Python loop
     # over 2000 states' SX elements took 60 ms of a 1000-mass chain's 80 ms simulate)
     state_rows = cs.x - s
@@ -100,7 +111,7 @@ def build_initial_system(cs, *, settable_starts: bool = False) -> InitialSystem:
         return (f"start value of the state {state_names[i]}" if settable_starts
                 else f"default start value of state {state_names[i]}")
 
-    if all(v in state_pos for v, _, _ in fixed) and not cs.initial_residuals:
+    if all(v in state_pos for v, _, _ in fixed) and not cs.initial_residuals and not computed:
         fixed_labels = []
         for v, value, name in fixed:
             fixed_states[state_pos[v]] = value
@@ -112,7 +123,8 @@ def build_initial_system(cs, *, settable_starts: bool = False) -> InitialSystem:
                              [], fixed_labels, [], fixed_states,
                              [i for i in range(n_x) if i not in fixed_states], True)
 
-    eqs: list = [cs.alg[i] for i in range(n_z)]
+    alg = with_q(cs.alg) if n_z else cs.alg
+    eqs: list = [alg[i] for i in range(n_z)]
     labels = list(cs.algebraic_equations)
     kinds = ["alg"] * n_z
     fixed_rows: list[int] = []
@@ -123,11 +135,11 @@ def build_initial_system(cs, *, settable_starts: bool = False) -> InitialSystem:
             fixed_states[i] = value
             eqs.append(state_rows[i])
         else:
-            eqs.append(cs.observed[v] - value)
+            eqs.append(with_q(cs.observed[v]) - value)
         labels.append(fixed_label(name, value, v in state_pos))
         kinds.append("fixed")
     for expr, text in cs.initial_residuals:
-        eqs.append(expr)
+        eqs.append(with_q(expr))
         labels.append(text)
         kinds.append("initial")
     fixed_labels = [labels[k] for k in fixed_rows]
@@ -138,7 +150,7 @@ def build_initial_system(cs, *, settable_starts: bool = False) -> InitialSystem:
         rows, cols = ca.jacobian(_column(eqs), w).sparsity().get_triplet()
         for r, c in zip(rows, cols):
             incidence[r].append(c)
-    n_w = n_x + n_z
+    n_w = n_x + n_z + len(computed)
     m = Matching(len(eqs), n_w)
     order = [k for k in range(len(eqs)) if kinds[k] == "alg"] + \
             [k for k in range(len(eqs)) if kinds[k] != "alg"]
@@ -159,10 +171,12 @@ def build_initial_system(cs, *, settable_starts: bool = False) -> InitialSystem:
             m.eq_to_var.pop()
     free = [k for k in range(n_w) if m.var_to_eq[k] == -1]
     if free:
-        names = cs.state_names + cs.algebraic_names
+        names = cs.state_names + cs.algebraic_names + [
+            f"{cs.parameter_names[i]} (a parameter with fixed=False)" for i in computed]
         raise InitializationError(
             "The initial values are under-determined for: " + ", ".join(names[k] for k in free)
-            + ". Give these variables start values with fixed=True, or initial equations.")
+            + ". Give these variables start values with fixed=True, or initial equations (a "
+            "parameter with fixed=False needs one initial equation or fixed value more).")
     used = [k for k in range(len(eqs)) if k not in dropped]
     return InitialSystem(
         w, s, ca.vertcat(_column([eqs[k] for k in used]),

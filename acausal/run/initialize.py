@@ -156,7 +156,9 @@ def _spread(system, known: dict[int, float], values: dict, eqs_of: dict,
 def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
     """Initial states and algebraic variables of ``cs`` for parameters ``p`` at time ``t0``:
     the system of :func:`acausal.run.initial_system.build_initial_system`, with the states'
-    guesses (propagated through the equations) as the start values of the defaulted states."""
+    guesses (propagated through the equations) as the start values of the defaulted states.
+    The parameters declared ``fixed=False`` are solved too and written into ``p`` (in
+    place: ``p`` is the vector the run goes on with)."""
     n_x, n_z = cs.x.numel(), cs.z.numel()
     propagated = propagate_guesses(cs, p, t0, list(cs.states) + list(cs.algebraics))
     x_guess = _guesses(cs, cs.states, propagated)
@@ -172,8 +174,11 @@ def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
 
     # General case: Newton on the square system, then the over-specified conditions.
     f = ca.Function("init_res", [system.w, cs.t, cs.p, system.s], [system.residual])
-    w0 = np.concatenate([x_guess, z_guess])
+    computed = cs.computed_parameters
+    w0 = np.concatenate([x_guess, z_guess, p[computed]])  # a computed parameter's guess: p
     sol, norm = newton(f, w0, t0, p, system.labels, extra=(s,))
+    # the computed parameters are constants of the run from here on (p is the run's vector)
+    p[computed] = sol[n_x + n_z:]
     if system.check_labels:
         check = ca.Function("init_check", [system.w, cs.t, cs.p, system.s], [system.check])
         r = np.array(check(sol, t0, p, s).full()).ravel()
@@ -187,7 +192,7 @@ def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
                 + "\n  ".join(f"{system.check_labels[j]} (residual {r[j]:.3g})" for j in bad)
                 + ("\nthe other fixed values are:\n  " + "\n  ".join(others) if others else "")
                 + "\nRemove fixed=True from one of the conflicting variables.")
-    return InitialValues(sol[:n_x], sol[n_x:], norm, defaulted)
+    return InitialValues(sol[:n_x], sol[n_x:n_x + n_z], norm, defaulted)
 
 
 def solve_algebraic(cs, p, t0, x0, z_guess) -> np.ndarray:

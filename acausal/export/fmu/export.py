@@ -155,6 +155,13 @@ def export_fmu(system: CompiledModel, path: str | os.PathLike, *, fmi_version: s
                                       and float(stop_time) > start_time):
         raise InputError(f"stop_time must be a finite time after start_time ({start_time}), "
                          f"got {stop_time!r}.")
+    if system.computed_parameters:
+        names = ", ".join(system.parameter_names[i] for i in system.computed_parameters)
+        raise InputError(
+            f"export_fmu(): {names} is computed at initialisation (a parameter with "
+            "fixed=False), which the FMU's initialisation does not do yet. Simulate once, read "
+            "the computed value (sol[name]) and give it as a number (e.g. "
+            "compute_rod_length=False, rod_length=value) before exporting.")
     p0 = system.parameter_vector(params)
     x0, z0, p0, note = initial_point(system, p0, start_time)
     if note:
