@@ -8,7 +8,11 @@ open transmits no torque.
 
 from __future__ import annotations
 
+import sympy as sp
+
 from acausal import Component, Connector, Eq, Flow, Parameter, Potential, Variable, der
+
+from .blocks import RealOutput
 
 
 class Flange(Connector):
@@ -133,3 +137,113 @@ class ConstantTorque(Component):
 
     def equations(self):
         return [Eq(self.flange.tau, -self.tau_constant)]
+
+
+class TorqueSensor(Component):
+    """Ideal sensor of the torque passed from ``flange_a`` to ``flange_b``
+    (Modelica ``Rotational.Sensors.TorqueSensor``): a rigid, massless shaft.
+
+    Equations::
+
+        flange_a.phi = flange_b.phi
+        0 = flange_a.tau + flange_b.tau
+        tau.u = flange_a.tau                        [N.m]
+
+    ``tau`` is a :class:`acausal.components.blocks.RealOutput` (value ``tau.u``).
+
+    Source: MSL 4.0 ``Modelica/Mechanics/Rotational/Sensors/TorqueSensor.mo`` (with
+    ``Interfaces.PartialRelativeSensor``).
+    """
+
+    flange_a = Flange()
+    flange_b = Flange()
+    tau = RealOutput()
+
+    def equations(self):
+        return [Eq(self.flange_a.phi, self.flange_b.phi),
+                Eq(self.flange_a.tau + self.flange_b.tau, 0),
+                Eq(self.tau.u, self.flange_a.tau)]
+
+
+class SpeedSensor(Component):
+    """Ideal sensor of the absolute angular velocity of ``flange``
+    (Modelica ``Rotational.Sensors.SpeedSensor``); it takes no torque.
+
+    Equations::
+
+        w.u = der(flange.phi)                       [rad/s]
+        flange.tau = 0
+
+    ``w`` is a :class:`acausal.components.blocks.RealOutput` (value ``w.u``).
+
+    Source: MSL 4.0 ``Modelica/Mechanics/Rotational/Sensors/SpeedSensor.mo`` (with
+    ``Interfaces.PartialAbsoluteSensor``).
+    """
+
+    flange = Flange()
+    w = RealOutput()
+
+    def equations(self):
+        return [Eq(self.w.u, der(self.flange.phi)), Eq(self.flange.tau, 0)]
+
+
+class AngleSensor(Component):
+    """Ideal sensor of the absolute angle of ``flange``
+    (Modelica ``Rotational.Sensors.AngleSensor``); it takes no torque.
+
+    Equations::
+
+        phi.u = flange.phi                          [rad]
+        flange.tau = 0
+
+    ``phi`` is a :class:`acausal.components.blocks.RealOutput` (value ``phi.u``).
+
+    Source: MSL 4.0 ``Modelica/Mechanics/Rotational/Sensors/AngleSensor.mo`` (with
+    ``Interfaces.PartialAbsoluteSensor``).
+    """
+
+    flange = Flange()
+    phi = RealOutput()
+
+    def equations(self):
+        return [Eq(self.phi.u, self.flange.phi), Eq(self.flange.tau, 0)]
+
+
+class QuadraticSpeedDependentTorque(Component):
+    """Torque quadratic in the speed of ``flange``, e.g. a fan or a pump load
+    (Modelica ``Rotational.Sources.QuadraticSpeedDependentTorque`` with ``useSupport=false``:
+    the support is fixed at angle 0).
+
+    Parameters: ``tau_nominal`` [N.m] (torque at ``w_nominal``; negative: a load that brakes
+    a positive rotation), ``w_nominal`` [rad/s] (> 0), ``TorqueDirection`` (bool, structural:
+    the torque has the same direction for both directions of rotation).
+
+    Equations::
+
+        phi = flange.phi;  w = der(phi);  tau = -flange.tau
+        TorqueDirection:      tau = tau_nominal (w/w_nominal)^2
+        not TorqueDirection:  tau = tau_nominal smooth(1, if w >= 0 then (w/w_nominal)^2
+                                                          else -(w/w_nominal)^2)
+                                  = tau_nominal w |w| / w_nominal^2
+
+    ``tau`` is the torque that accelerates the flange along +phi. The second law is continuously
+    differentiable (Modelica's ``smooth(1, ...)``: no event); it is written with ``Abs``.
+
+    Source: MSL 4.0 ``Modelica/Mechanics/Rotational/Sources/QuadraticSpeedDependentTorque.mo``
+    (with ``Interfaces.PartialTorque``).
+    """
+
+    tau_nominal = Parameter(1.0, unit="N.m", description="nominal torque (< 0: a load)")
+    TorqueDirection = Parameter(True, description="same torque direction for both directions "
+                                "of rotation")
+    w_nominal = Parameter(1.0, min=1e-15, unit="rad/s", description="nominal speed (> 0)")
+    flange = Flange()
+    phi = Variable(unit="rad", description="angle of flange (support fixed at 0)")
+    w = Variable(unit="rad/s", description="angular velocity of flange der(phi)")
+    tau = Variable(unit="N.m", description="accelerating torque acting at flange (-flange.tau)")
+
+    def equations(self):
+        ratio = self.w / self.w_nominal
+        law = ratio**2 if self.TorqueDirection else ratio * sp.Abs(ratio)
+        return [Eq(self.phi, self.flange.phi), Eq(self.w, der(self.phi)),
+                Eq(self.tau, -self.flange.tau), Eq(self.tau, self.tau_nominal * law)]

@@ -98,6 +98,34 @@ def start_quaternion(sequence: Sequence[int], angles: Sequence[float]) -> tuple[
     return quaternion_of(np.array(start_rotation(sequence, angles).evalf(), dtype=float))
 
 
+def angles_in_sequence(sequence, angles, states) -> tuple[float, float, float]:
+    """Numbers: the angles about the axes ``states`` of the rotation ``angles`` about
+    ``sequence`` (MultiBody ``Frames.axesRotationsAngles``; the start of angle states)."""
+    sequence = tuple(int(k) for k in sequence)
+    if sequence == tuple(states):
+        return tuple(float(a) for a in angles)
+    import numpy as np
+    from scipy.spatial.transform import Rotation
+
+    T0 = np.array(start_rotation(sequence, angles).evalf(), dtype=float)
+    # T resolves frame_a vectors in frame_b; scipy's intrinsic ("XYZ") rotation is T'
+    return tuple(float(a) for a in Rotation.from_matrix(T0.T).as_euler(
+        "".join("XYZ"[k - 1] for k in states)))
+
+
+def check_angle_sequence(sequence, joint) -> None:
+    """Three axes, each 1, 2 or 3, no two successive ones equal (else the rotation has fewer
+    than three independent angles); a ParameterError naming ``joint`` otherwise."""
+    from acausal.errors import ParameterError
+
+    if len(sequence) != 3 or any(k not in (1, 2, 3) for k in sequence) \
+            or sequence[0] == sequence[1] or sequence[1] == sequence[2]:
+        raise ParameterError(
+            f"{type(joint).__name__} '{joint.path}': sequence_angle_states={tuple(sequence)} "
+            "must be three axes from 1, 2, 3 with no two successive ones equal, e.g. (1, 2, 3) "
+            "(Cardan angles) or (3, 1, 3) (Euler angles).")
+
+
 def axes_rotations_angular_velocity(sequence: Sequence[int], angles: Sequence,
                                     rates: Sequence) -> sp.Matrix:
     """``w`` (resolved in the rotated frame) of :func:`axes_rotations` with angle rates."""
@@ -139,6 +167,33 @@ def quaternion_angular_velocity(Q: Sequence, der_Q: Sequence) -> sp.Matrix:
     q1, q2, q3, q4 = Q
     G = sp.Matrix([[q4, q3, -q2, -q1], [-q3, q4, q1, -q2], [q2, -q1, q4, -q3]])
     return 2 * G * sp.Matrix(list(der_Q))
+
+
+def from_Q_normalized(Q: Sequence) -> sp.Matrix:  # noqa: N802 - after MultiBody's from_Q
+    """``T`` of the quaternion ``Q / |Q|`` (scalar part last): :func:`from_Q` written
+    homogeneously (``-1`` on the diagonal becomes ``-Q.Q``, everything divided by ``Q.Q``), so
+    that ``T`` is a rotation for any ``Q != 0``. With the four elements of ``Q`` integrated as
+    states (:func:`quaternion_derivative`), a drift of ``|Q|`` by the integration error then
+    never shows as a rotation matrix that is not orthogonal."""
+    q1, q2, q3, q4 = Q
+    n = q1 * q1 + q2 * q2 + q3 * q3 + q4 * q4
+    return sp.Matrix([
+        [q1 * q1 + q4 * q4 - q2 * q2 - q3 * q3, 2 * (q1 * q2 + q3 * q4), 2 * (q1 * q3 - q2 * q4)],
+        [2 * (q2 * q1 - q3 * q4), q2 * q2 + q4 * q4 - q1 * q1 - q3 * q3, 2 * (q2 * q3 + q1 * q4)],
+        [2 * (q3 * q1 + q2 * q4), 2 * (q3 * q2 - q1 * q4), q3 * q3 + q4 * q4 - q1 * q1 - q2 * q2],
+    ]) / n
+
+
+def quaternion_derivative(Q: Sequence, w: Sequence) -> sp.Matrix:
+    """``D(Q)`` of the angular velocity ``w`` resolved in the rotated frame: ``D(Q) = G(Q)' w / 2``
+    with MultiBody's ``G`` (:func:`quaternion_angular_velocity` solved for ``D(Q)``: for
+    ``|Q| = 1``, ``G G' = I`` and ``G Q = 0``). It keeps ``Q.Q`` constant exactly
+    (``Q.D(Q) = (G Q).w / 2 = 0``), so the four elements can be integrated as states without the
+    constraint ``Q.Q = 1`` and without a choice of three of them (the form Simbody and Exudyn use
+    for Euler parameters)."""
+    q1, q2, q3, q4 = Q
+    G = sp.Matrix([[q4, q3, -q2, -q1], [-q3, q4, q1, -q2], [q2, -q1, q4, -q3]])
+    return G.T * sp.Matrix(list(w)) / 2
 
 
 def quaternion_of(T) -> tuple[float, float, float, float]:

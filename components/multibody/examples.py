@@ -15,10 +15,17 @@ from acausal.components import rotational, translational
 from . import forces
 
 # the examples of their own modules, re-exported so that every MSL example is found here
+from .examples_engines import Cylinder, Engine1b, EngineV6, GasForce2  # noqa: F401
 from .examples_fourbars import (  # noqa: F401
     Fourbar2,
     FourbarSphericalSpherical,
     FourbarVariantsUniversalSpherical,
+)
+from .examples_spherical import (  # noqa: F401
+    DoublePendulumInitTip,
+    DzhanibekovFlip,
+    SphericalDoublePendulum,
+    SphericalRevolutePendulum,
 )
 from .forces import Damper, Spring
 from .joints import (

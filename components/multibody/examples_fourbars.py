@@ -26,10 +26,11 @@ nothing dissipates.
 Differences to the Modelica models (none changes the motion):
 
 * ``computeRodLength = true`` (Fourbar2, SphericalSpherical) makes MultiBody compute the rod
-  length during initialization from a fixed j2.s. The project's rod joints take the length as a
-  parameter, so it is given here as the value that initialization yields, sqrt(1.1) m (the
-  crank tip (0, 0.5, 0.1) to the rod end (1, 0.2, 0)), and j2.s is a start guess (not fixed:
-  the loop determines it, and a fixed value would over-determine the initial state).
+  length during initialization from a fixed j2.s. ``SphericalSpherical`` does the same here
+  (``compute_rod_length=True``: a parameter with ``fixed=False``); ``UniversalSpherical``'s
+  length comes from its structural ``rRod_ia``, so Fourbar2 is given the value that
+  initialization yields, sqrt(1.1) m (the crank tip (0, 0.5, 0.1) to the rod end (1, 0.2, 0)),
+  and its j2.s is a start guess (not fixed: the loop determines it).
 * The visualizers (``Visualizers.FixedFrame`` on ``frame_ia``) and the output aliases
   ``j1_phi``, ``j2_s``, ``j1_w``, ``j2_v`` are left out (``j1.phi`` etc. are the same values).
 * ``Fourbar2`` needs no ``Joints.Assemblies.JointUSR``: MSL 4.0 builds it with the plain
@@ -54,13 +55,13 @@ class _ModelicaTestFourbar(Component):
     """The parts the ModelicaTest four-bar variants share: world, crank ``j1``/``b1``, slider
     ``j2``/``b2`` and its base ``b3`` (at ``b3_r``); the subclass adds the rod."""
 
-    def __init__(self, b3_r, j2_start, w_start=5.235987755982989, **kw):
+    def __init__(self, b3_r, j2_start, w_start=5.235987755982989, j2_fixed=False, **kw):
         super().__init__(**kw)
         self.world = World()
         # stateSelect = StateSelect.always
         self.j1 = Revolute(n=(1, 0, 0), phi=Variable(start=0.0, fixed=True, state_priority=100),
                            w=Variable(start=w_start, fixed=True, state_priority=100))
-        self.j2 = Prismatic(n=(1, 0, 0), s=Variable(start=j2_start))
+        self.j2 = Prismatic(n=(1, 0, 0), s=Variable(start=j2_start, fixed=j2_fixed))
         self.b1 = BodyCylinder(r=(0.0, 0.5, 0.1), diameter=0.05)
         self.b2 = BodyCylinder(r=(0.0, 0.2, 0.0), diameter=0.05)
         self.b3 = FixedTranslation(r=b3_r)
@@ -102,12 +103,13 @@ class FourbarSphericalSpherical(_ModelicaTestFourbar):
     """``ModelicaTest.MultiBody.FourbarVariants.SphericalSpherical`` (MSL 4.0): the coupler is a
     ``SphericalSpherical`` rod with a point mass m = 1 kg at its middle (no rotational inertia),
     from ``b2``'s tip (frame_a) to the crank's tip (frame_b). Slider base b3 at (1, 0, 0), j2.s
-    starting at 0 (fixed in MultiBody, with computeRodLength = true; here the resulting length
-    sqrt(1.1) is given and j2.s is the guess). One degree of freedom: j1.phi, j1.w."""
+    fixed at 0 and ``compute_rod_length=True`` as in MultiBody: the rod length is computed at
+    initialisation (guess 1 m; the result is sqrt(1.1) m). One degree of freedom: j1.phi, j1.w."""
 
     def __init__(self, **kw):
-        super().__init__(b3_r=(1.0, 0.0, 0.0), j2_start=0.0, **kw)
-        self.sphericalSpherical = SphericalSpherical(rod_length=ROD_LENGTH, m=1.0)
+        super().__init__(b3_r=(1.0, 0.0, 0.0), j2_start=0.0, j2_fixed=True, **kw)
+        self.sphericalSpherical = SphericalSpherical(compute_rod_length=True, rod_length=1.0,
+                                                     m=1.0)
 
     def rod(self):
         return self.sphericalSpherical

@@ -42,7 +42,7 @@ class Frame(Connector):
     ``f`` [N] and torque ``t`` [N.m] resolved in the frame (MultiBody ``Interfaces.Frame``)."""
 
     r_0 = Potential(shape=3, unit="m", description="position of the origin (world frame)")
-    T = Potential(shape=9, guess=_IDENTITY,
+    T = Potential(shape=9, guess=_IDENTITY, state_priority=-3,
                   description="orientation: v_frame = T v_world (row-major, MultiBody R.T)")
     w = Potential(shape=3, unit="rad/s",
                   description="angular velocity resolved in the frame (MultiBody R.w)")

@@ -400,7 +400,8 @@ class SphericalWithFriction(_FrictionWork, JointFrictionAttributes, Spherical):
     def torque_equations(self) -> list:
         fa, fb = self.frame_a, self.frame_b
         w_rel = vector(fb.w) - T(fb) * T(fa).T * vector(fa.w)
-        eqs = [*(Eq(self.w_rel[i], w_rel[i]) for i in range(3)),
+        # with enforce_states the joint's kinematics define w_rel (the same vector)
+        eqs = [*(Eq(self.w_rel[i], w_rel[i]) for i in range(3) if not self.enforce_states),
                Eq(self.n_reaction, self._magnitude(vector(fb.f))),
                *(Eq(self.slip_velocity[i], self.ball_radius * self.w_rel[i]) for i in range(3)),
                *(Eq(self.friction_torque[i], self.ball_radius * self.friction_force[i])

@@ -37,10 +37,10 @@ from acausal.library.rotations import (
     cross,
     flat,
     from_nxy,
-    from_Q,
+    from_Q_normalized,
     orientation_difference,
     planar_rotation,
-    quaternion_angular_velocity,
+    quaternion_derivative,
     start_quaternion,
     start_rotation,
     vector,
@@ -193,11 +193,14 @@ class Body(Component):
     When nothing else determines frame_a's orientation (a free body: frame_a is selected as the
     root of its part of the orientation graph, ``potential_root``), the body carries it:
 
-    * ``use_quaternions=True`` (default): ``T_a = from_Q(Q)``, ``w_a = 2 G(Q) D(Q)`` and the
-      constraint ``Q.Q = 1``. Index reduction differentiates the constraint and keeps three of
-      the four ``Q`` as states; the simulation re-selects them when the fourth becomes a poor
-      choice, so the body can tumble for any time with no singular orientation, and ``Q.Q = 1``
-      holds to the solver's precision (it is an equation, not a drift).
+    * ``use_quaternions=True`` (default): the four elements of ``Q`` are states with
+      ``D(Q) = G(Q)' w_a / 2`` (MultiBody's ``w_a = 2 G(Q) D(Q)`` solved for ``D(Q)``; it keeps
+      ``Q.Q`` constant) and ``T_a = from_Q(Q/|Q|)``; the initial equation ``Q.Q = 1`` puts them
+      on the unit sphere. No constraint, no choice of three of the four and no re-selection
+      during the run (MultiBody states ``Q.Q = 1`` and lets the tool pick three states
+      dynamically): the body tumbles for any time with no singular orientation and the same
+      states throughout, so its FMU keeps them too; ``|Q|`` drifts from 1 only by the
+      integration error, which the normalised ``T_a`` never shows.
     * ``use_quaternions=False``: Cardan angles ``phi`` about ``sequence_angle_states``
       (``phi_d = D(phi)``, singular at a middle angle of +-90 deg).
 
@@ -234,16 +237,16 @@ class Body(Component):
     frame_a = Frame()
     world = Outer(World)
 
-    r_0 = Variable(shape=3, start=0.0, unit="m", state_priority=1,
+    r_0 = Variable(shape=3, start=0.0, unit="m", state_priority=-2,
                    description="position of frame_a (world frame)")
-    v_0 = Variable(shape=3, start=0.0, unit="m/s", state_priority=1,
+    v_0 = Variable(shape=3, start=0.0, unit="m/s", state_priority=-2,
                    description="velocity of frame_a, D(r_0) (world frame)")
     a_0 = Variable(shape=3, unit="m/s2", description="acceleration D(v_0) (world frame)")
-    w_a = Variable(shape=3, start=0.0, unit="rad/s", state_priority=1,
+    w_a = Variable(shape=3, start=0.0, unit="rad/s", state_priority=3,
                    description="angular velocity resolved in frame_a")
     z_a = Variable(shape=3, unit="rad/s2", description="angular acceleration D(w_a), in frame_a")
     g_0 = Variable(shape=3, unit="m/s2", description="gravity acceleration at the centre of mass")
-    Q = Variable(shape=4, start=(0.0, 0.0, 0.0, 1.0), unit="1", state_priority=-1,
+    Q = Variable(shape=4, start=(0.0, 0.0, 0.0, 1.0), unit="1", state_priority=2,
                  description="orientation quaternion when the body is a root (scalar last)")
     phi = Variable(shape=3, start=0.0, unit="rad", state_priority=-1,
                    description="orientation angles when the body is a root (no quaternions)")
@@ -289,9 +292,8 @@ class Body(Component):
                     *vector_equations(self.phi_d, [0, 0, 0])]
         if self.use_quaternions:
             Q = list(self.Q)
-            return [*vector_equations(fa.T, flat(from_Q(Q))),
-                    *vector_equations(fa.w, quaternion_angular_velocity(Q, der(self.Q))),
-                    Eq(sum(q * q for q in Q), 1),
+            return [*vector_equations(fa.T, flat(from_Q_normalized(Q))),
+                    *vector_equations(der(self.Q), quaternion_derivative(Q, fa.w)),
                     *vector_equations(self.phi, [0, 0, 0]),
                     *vector_equations(self.phi_d, [0, 0, 0])]
         seq = [int(s) for s in self.sequence_angle_states]
@@ -302,8 +304,9 @@ class Body(Component):
                 *vector_equations(self.Q, [0, 0, 0, 1])]
 
     def initial_equations(self):
-        eqs = []
         fa = self.frame_a
+        # the quaternion states start on the unit sphere (their derivative keeps them there)
+        eqs = [Eq(sum(q * q for q in self.Q), 1)] if is_root(fa) and self.use_quaternions else []
         if self.angles_fixed:
             start = start_rotation(self.sequence_start, self.angles_start)
             eqs += orientation_difference(start, T(fa))

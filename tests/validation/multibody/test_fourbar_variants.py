@@ -101,7 +101,9 @@ def test_one_degree_of_freedom_and_the_initial_geometry(name, systems):
     assert cs.flat.loops == []
     sol = cs.simulate(0.1, t_eval=[0.0, 0.1], rtol=RTOL, atol=ATOL)
     assert sol["j2.s"][0] == pytest.approx(MODELS[name][3], abs=1e-12)
-    assert sol["j1.phi"][0] == 0.0
+    # (exact up to the initialisation's Newton solve, which SphericalSpherical's computed rod
+    # length makes a coupled one)
+    assert sol["j1.phi"][0] == pytest.approx(0.0, abs=1e-14)
     w0 = 5.235987755983 if name == "Fourbar2" else 5.235987755982989
     assert sol["j1.w"][0] == pytest.approx(w0, rel=1e-15)
     rod = sol["b1.frame_b.r_0"] - sol["b2.frame_b.r_0"]
@@ -217,3 +219,23 @@ def test_fourbar2_and_the_universal_spherical_variant_are_one_mechanism(systems)
     axis1 = np.einsum("kji,j->ki", T_a, n1_a)
     np.testing.assert_allclose(np.einsum("ki,ki->k", axis1, axis2), 0.0, atol=1e-10)
     np.testing.assert_allclose(np.einsum("ki,ki->k", rod, axis2), 0.0, atol=1e-10)
+
+
+def test_the_rod_length_is_computed_at_initialisation(systems):
+    """ModelicaTest's SphericalSpherical variant fixes j2.s = 0 and lets MultiBody compute the
+    rod length (``computeRodLength = true``): here ``compute_rod_length=True`` makes
+    ``rod_length`` a parameter with fixed=False (guess 1 m), solved at initialisation with the
+    initial values: the crank tip (0, 0.5, 0.1) to the rod end (1, 0.2, 0) is sqrt(1.1) m,
+    a constant of the run (a column of the result)."""
+    model, cs = systems["FourbarSphericalSpherical"]
+    assert [cs.parameter_names[i] for i in cs.computed_parameters] == [
+        "sphericalSpherical.rod_length"]
+    sol = cs.simulate(1.0, n_points=11, rtol=RTOL, atol=ATOL)
+    length = sol["sphericalSpherical.rod_length"]
+    np.testing.assert_allclose(length, math.sqrt(1.1), rtol=0, atol=1e-12)
+    rod = sol["sphericalSpherical.rRod_0"]
+    np.testing.assert_allclose(np.linalg.norm(rod, axis=0), math.sqrt(1.1), atol=1e-9)
+    # another fixed slider position gives another length, without compiling again
+    sol = cs.simulate(0.1, n_points=2, rtol=RTOL, atol=ATOL, start={"j2.s": 0.1})
+    np.testing.assert_allclose(sol["sphericalSpherical.rod_length"],
+                               math.sqrt(1.1**2 + 0.3**2 + 0.1**2), atol=1e-12)
