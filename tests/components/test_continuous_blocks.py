@@ -194,13 +194,10 @@ def test_limpid_anti_windup_pieces():
 
 class ClippedSine(Component):
     sine = Sine(amplitude=2.0, f=0.5)
-    limiter = Limiter(uMax=1.0)  # uMin = -uMax
-    # A state: a model without any state currently does not run the event loop, so its
-    # event_if branches would stay as they start (found while writing this test).
-    lag = FirstOrder()
+    limiter = Limiter(uMax=1.0)  # uMin = -uMax; no state in the model: its events still run
 
     def connections(self):
-        return [connect(self.sine.y, self.limiter.u), connect(self.limiter.y, self.lag.u)]
+        return [connect(self.sine.y, self.limiter.u)]
 
 
 def test_limiter_clips_symmetrically():
@@ -381,18 +378,14 @@ def test_bad_init_type_is_named():
 class LimPIDOptions(Component):
     u_s = Constant(k=0.3)
     u_m = Constant(k=0.1)
-    # a ramp, not a constant: limiter indicators of parameters only (no time, no state) currently
-    # break the time-event search (acausal/run/event_detection.py, empty rate block)
     u_ff = Ramp(height=1.0, duration=2.0)
     p_ff = LimPID(controllerType="P", k=2.0, kFF=0.4, with_feed_forward=True, yMax=5.0)
     pid = LimPID(controllerType="PID", k=1.0, Ti=1.0, Td=0.2, Nd=4.0, wd=0.5, yMax=10.0,
                  init_type="initial_output", y_start=0.5)
-    lag = FirstOrder()  # a state, so that the limiter's events are handled (see ClippedSine)
-
     def connections(self):
         return [connect(self.u_s.y, self.p_ff.u_s), connect(self.u_m.y, self.p_ff.u_m),
                 connect(self.u_ff.y, self.p_ff.u_ff), connect(self.u_s.y, self.pid.u_s),
-                connect(self.u_m.y, self.pid.u_m), connect(self.pid.y, self.lag.u)]
+                connect(self.u_m.y, self.pid.u_m)]
 
 
 def test_limpid_feed_forward_and_initial_output():
