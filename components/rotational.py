@@ -11,8 +11,9 @@ from __future__ import annotations
 import sympy as sp
 
 from acausal import Component, Connector, Eq, Flow, Parameter, Potential, Variable, der
+from acausal.errors import ParameterError
 
-from .blocks import RealOutput
+from .blocks import RealInput, RealOutput
 
 
 class Flange(Connector):
@@ -247,3 +248,123 @@ class QuadraticSpeedDependentTorque(Component):
         law = ratio**2 if self.TorqueDirection else ratio * sp.Abs(ratio)
         return [Eq(self.phi, self.flange.phi), Eq(self.w, der(self.phi)),
                 Eq(self.tau, -self.flange.tau), Eq(self.tau, self.tau_nominal * law)]
+
+
+class IdealGear(Component):
+    """Ideal gear without inertia, support fixed (MSL ``Rotational.Components.IdealGear`` with
+    ``useSupport=false``).
+
+    Equations::
+
+        phi_a = flange_a.phi;  phi_b = flange_b.phi
+        phi_a = ratio phi_b
+        0 = ratio flange_a.tau + flange_b.tau
+
+    ``ratio`` [1] is flange_a.phi/flange_b.phi; the gear transmits power without loss
+    (``flange_a.tau der(phi_a) + flange_b.tau der(phi_b) = 0``).
+
+    Source: MSL 4.0 ``Modelica/Mechanics/Rotational/Components/IdealGear.mo``.
+    """
+
+    ratio = Parameter(1.0, unit="1", description="transmission ratio flange_a.phi/flange_b.phi")
+    flange_a = Flange()
+    flange_b = Flange()
+    phi_a = Variable(unit="rad", description="angle of flange_a (support fixed at 0)")
+    phi_b = Variable(unit="rad", description="angle of flange_b (support fixed at 0)")
+
+    def equations(self):
+        return [Eq(self.phi_a, self.flange_a.phi), Eq(self.phi_b, self.flange_b.phi),
+                Eq(self.phi_a, self.ratio * self.phi_b),
+                Eq(0, self.ratio * self.flange_a.tau + self.flange_b.tau)]
+
+
+class AccSensor(Component):
+    """Ideal sensor of the absolute angular acceleration of ``flange``
+    (MSL ``Rotational.Sensors.AccSensor``); it takes no torque.
+
+    Equations::
+
+        w = der(flange.phi)                         [rad/s]
+        a.u = der(w)                                [rad/s2]
+        flange.tau = 0
+
+    ``a`` is a :class:`acausal.components.blocks.RealOutput` (value ``a.u``).
+
+    Source: MSL 4.0 ``Modelica/Mechanics/Rotational/Sensors/AccSensor.mo``.
+    """
+
+    flange = Flange()
+    a = RealOutput()
+    w = Variable(unit="rad/s", description="absolute angular velocity of flange")
+
+    def equations(self):
+        return [Eq(self.w, der(self.flange.phi)), Eq(self.a.u, der(self.w)),
+                Eq(self.flange.tau, 0)]
+
+
+#: MSL's StateSelect as the state priorities of acausal (InitializeFlange.stateSelect)
+STATE_SELECT = {"default": 0, "prefer": 10, "always": 100}
+
+
+class InitializeFlange(Component):
+    """Initialise a flange with a given angle, speed and angular acceleration, usually reference
+    signals (MSL ``Rotational.Components.InitializeFlange``); it takes no torque.
+
+    Equations::
+
+        phi_flange = flange.phi;  w_flange = der(phi_flange);  flange.tau = 0
+        initial equations:
+            use_phi_start:  flange.phi = phi_start.u
+            use_w_start:    w_flange = w_start.u
+            use_a_start:    der(w_flange) = a_start.u
+
+    ``phi_start``, ``w_start``, ``a_start`` are :class:`acausal.components.blocks.RealInput`
+    connectors (rad, rad/s, rad/s2), present when their ``use_*`` flag is True. MSL's
+    ``stateSelect`` (default ``StateSelect.default``) is ``state_priority`` here (an integer
+    given to ``phi_flange`` and ``w_flange``; MSL's ``StateSelect.prefer`` is about 10, the
+    priority of a joint angle). MSL splits the three initial equations over the protected parts
+    ``set_phi_start``, ``set_w_start``, ``set_a_start`` and ``set_flange_tau`` (each with
+    ``flange.tau = 0``); this component writes them flat.
+
+    Source: MSL 4.0 ``Modelica/Mechanics/Rotational/Components/InitializeFlange.mo``.
+    """
+
+    use_phi_start = Parameter(True, description="initial angle given by the input phi_start")
+    use_w_start = Parameter(True, description="initial speed given by the input w_start")
+    use_a_start = Parameter(True, description="initial acceleration given by the input a_start")
+    stateSelect = Parameter("default", description="'default', 'prefer' or 'always': priority "
+                            "of phi_flange and w_flange as states")
+    flange = Flange()
+    phi_flange = Variable(unit="rad", description="flange angle")
+    w_flange = Variable(unit="rad/s", description="der(phi_flange)")
+
+    def __init__(self, **overrides):
+        select = overrides.get("stateSelect", "default")
+        if select not in STATE_SELECT:
+            raise ParameterError(f"InitializeFlange: stateSelect must be one of "
+                                 f"{', '.join(STATE_SELECT)}, got {select!r}.")
+        priority = STATE_SELECT[select]
+        if priority:
+            for name in ("phi_flange", "w_flange"):
+                overrides.setdefault(name, Variable(state_priority=priority))
+        super().__init__(**overrides)
+        if overrides.get("use_phi_start", True):
+            self.phi_start = RealInput()
+        if overrides.get("use_w_start", True):
+            self.w_start = RealInput()
+        if overrides.get("use_a_start", True):
+            self.a_start = RealInput()
+
+    def equations(self):
+        return [Eq(self.phi_flange, self.flange.phi), Eq(self.w_flange, der(self.phi_flange)),
+                Eq(self.flange.tau, 0)]
+
+    def initial_equations(self):
+        eqs = []
+        if self.use_phi_start:
+            eqs.append(Eq(self.flange.phi, self.phi_start.u))
+        if self.use_w_start:
+            eqs.append(Eq(self.w_flange, self.w_start.u))
+        if self.use_a_start:
+            eqs.append(Eq(der(self.w_flange), self.a_start.u))
+        return eqs

@@ -38,6 +38,7 @@ from .joints import (
     Universal,
 )
 from .parts import Body, BodyBox, BodyCylinder, BodyShape, Fixed, FixedRotation, FixedTranslation
+from .robot_r3 import FullRobot, OneAxis  # noqa: F401
 from .world import World
 
 G_N = 9.80665  # Modelica.Constants.g_n, MultiBody's default gravity
