@@ -124,6 +124,13 @@ def _guard_construction(init):
     return guarded
 
 
+def _reserved(cls: type, key: str) -> bool:
+    """Whether ``key`` is an attribute acausal's own component classes define (``path``,
+    ``equations``, ``compile``, ...): a part or variable of that name would hide it."""
+    return any(klass.__module__ == __name__ and key in vars(klass)
+               and not _is_declaration(vars(klass)[key]) for klass in cls.__mro__)
+
+
 class Node:
     """Common base of :class:`Component` and :class:`Connector`: declarations and binding."""
 
@@ -163,6 +170,11 @@ class Node:
                 if key.startswith("_"):
                     continue
                 if _is_declaration(value):
+                    if _reserved(cls, key):
+                        raise ModelDefinitionError(
+                            f"{klass.__name__}.{key}: '{key}' is a name acausal uses on every "
+                            "component; give the part or variable another name (e.g. "
+                            f"'{key}_').")
                     before = decls.get(key)
                     if before is not None and _shadows(before, value):
                         raise ModelDefinitionError(
@@ -177,6 +189,11 @@ class Node:
         return decls
 
     def __setattr__(self, key: str, value: Any) -> None:
+        if not key.startswith("_") and _is_declaration(value) and _reserved(type(self), key):
+            raise ModelDefinitionError(
+                f"{type(self).__name__}: '{key}' is a name acausal uses on every component "
+                f"({type(self).__name__}.{key}); give the part or variable another name (e.g. "
+                f"'{key}_'), in __init__ and in the connections.")
         if not key.startswith("_") and _is_declaration(value):
             declared = self._class_declarations().get(key)
             if declared is not None and _shadows(declared, value):

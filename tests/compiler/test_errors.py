@@ -496,3 +496,23 @@ def test_non_finite_observed_variable_names_it_and_the_time():
     assert sol["x"][-1] == pytest.approx(1.0)
     with pytest.raises(SimulationError, match=r"from t = 0\.6 on in the model's variables: y\."):
         sol["y"]
+
+
+def test_a_part_named_like_an_attribute_of_every_component_is_refused():
+    """``path``, ``equations``, ``compile``, ... are acausal's own attributes: a part or variable
+    of that name would hide them (a raw AttributeError before)."""
+    from acausal import Component, ModelDefinitionError, Variable
+
+    class Built(Component):
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            self.path = Component()
+
+    with pytest.raises(ModelDefinitionError, match="'path' is a name acausal uses"):
+        Built()
+
+    class Declared(Component):
+        compile = Variable()
+
+    with pytest.raises(ModelDefinitionError, match="Declared.compile: 'compile' is a name"):
+        Declared()
