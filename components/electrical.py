@@ -194,14 +194,14 @@ class IdealOpAmp(Component):
                 Eq(self.v1, 0), Eq(self.i1, 0)]
 
 
-class RotationalEMF(Component):
+class RotationalEMF(OnePort):
     """Electromotive force of a DC machine, the electro-mechanical transformer (MSL
     ``Electrical.Analog.Basic.RotationalEMF`` with ``useSupport=false``: the housing is fixed at
     angle 0).
 
     Equations::
 
-        v = p.v - n.v;  0 = p.i + n.i;  i = p.i
+        v = p.v - n.v;  0 = p.i + n.i;  i = p.i      (OnePort's)
         phi = flange.phi;  w = der(phi)
         k w = v;  tau = -k i;  tauElectrical = -tau;  tau = flange.tau
 
@@ -212,19 +212,14 @@ class RotationalEMF(Component):
     """
 
     k = Parameter(1.0, unit="N.m/A", description="transformation coefficient")
-    p = Pin()
-    n = Pin()
     flange = Flange()
-    v = Variable(unit="V", description="voltage drop between the two pins")
-    i = Variable(unit="A", description="current flowing from positive to negative pin")
     phi = Variable(unit="rad", description="angle of the flange (housing fixed at 0)")
     w = Variable(unit="rad/s", description="angular velocity of the flange")
     tau = Variable(unit="N.m", description="torque of the flange (flange.tau)")
     tauElectrical = Variable(unit="N.m", description="electrical torque (-tau)")
 
     def equations(self):
-        return [Eq(self.v, self.p.v - self.n.v), Eq(0, self.p.i + self.n.i),
-                Eq(self.i, self.p.i), Eq(self.phi, self.flange.phi),
+        return [*super().equations(), Eq(self.phi, self.flange.phi),
                 Eq(self.w, der(self.phi)), Eq(self.k * self.w, self.v),
                 Eq(self.tau, -self.k * self.i), Eq(self.tauElectrical, -self.tau),
                 Eq(self.tau, self.flange.tau)]

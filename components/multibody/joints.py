@@ -498,10 +498,11 @@ class FreeMotion(Component):
             if "Q" not in overrides:
                 self._overrides["Q"] = Variable(start=start_quaternion(
                     seq, overrides["angles_start"]))
-            if "phi" not in overrides:
+            states = tuple(int(k) for k in overrides.get("sequence_angle_states", (1, 2, 3)))
+            # a bad sequence is reported by equations(), with the joint's path
+            if "phi" not in overrides and len(states) == 3 and states[0] != states[1] != states[2]:
                 self._overrides["phi"] = Variable(start=angles_in_sequence(
-                    seq, overrides["angles_start"],
-                    tuple(overrides.get("sequence_angle_states", (1, 2, 3)))))
+                    seq, overrides["angles_start"], states))
 
     def connections(self):
         return [branch(self.frame_a, self.frame_b)] if self.enforce_states else []
