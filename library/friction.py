@@ -25,6 +25,8 @@ import sympy as sp
 
 from acausal.errors import ParameterError
 
+from .smooth import abs_sqrt, max_huber
+
 __all__ = [
     "LuGre",
     "LuGreVector",
@@ -286,7 +288,7 @@ _EFFECTS = {"all": "All", "stiction": "Stiction", "sliding": "Sliding"}
 
 def lugre(v, z, normal_force, *, stiction_trans_vel, mu_static=0.3, mu_dynamic=0.2,
           bristle_stiffness=1e5, damping_effects=316.0, viscous_effects=0.4, effect="All",
-          max_stiction_deform=None):
+          max_stiction_deform=None, v_eps=0, stiffness_eps=None):
     r"""LuGre friction (Canudas de Wit et al. 1995) in the form Altair MotionSolve documents.
 
     .. math::
@@ -322,6 +324,17 @@ def lugre(v, z, normal_force, *, stiction_trans_vel, mu_static=0.3, mu_dynamic=0
       never exceeds delta. ``None`` or 0: ``k = k0`` (no bound). [REC, friction_models.md 1.2:
       "a clamp on |z|"; a stiffer bristle clamps smoothly where a clamp on the state would jump.]
 
+    * ``v_eps`` [m/s] (default 0: the law as written) and ``stiffness_eps`` [N/m] (default
+      None: the exact ``max``): regularisations that make the law differentiable everywhere,
+      ``|v|`` replaced by ``sqrt(v^2 + v_eps^2)`` (:func:`~acausal.library.smooth.abs_sqrt`;
+      the steady force changes by the relative amount ``(v_eps/v)^2/2``, and at rest the
+      bristle creeps at about ``v_eps``) and the bound's ``max`` by
+      :func:`~acausal.library.smooth.max_huber` of width ``stiffness_eps`` (exact where
+      ``k0`` and ``F_s/delta`` differ by more than that). Where the law sits
+      in an algebraic loop (a joint whose normal force is its own reaction) its kinks make the
+      parameter sensitivities of the algebraic variables jump, which the integrator of an
+      identification cannot step across; the joints of :mod:`acausal.components` pass both.
+
     Returns a :class:`LuGre` with ``state``, ``state_derivative``, ``force`` and ``g``.
 
     Source: Altair MotionSolve LuGre tutorial MV-9003 and ``Force_JointFriction`` reference
@@ -339,9 +352,11 @@ def lugre(v, z, normal_force, *, stiction_trans_vel, mu_static=0.3, mu_dynamic=0
     v_s = _S(stiction_trans_vel)
     mu_s = mu_dynamic if mode == "Sliding" else mu_static
     g = lugre_g(v, normal_force, mu_s, mu_dynamic, v_s)
-    k0 = bristle_stiffness_bound(k0, mu_s * _S(normal_force), max_stiction_deform)
+    k0 = bristle_stiffness_bound(k0, mu_s * _S(normal_force), max_stiction_deform,
+                                 stiffness_eps)
     big_g = g / k0
-    zdot = v - sp.Abs(v) * z / big_g
+    speed = sp.Abs(v) if _S(v_eps).is_zero else abs_sqrt(v, v_eps)
+    zdot = v - speed * z / big_g
     force = k0 * z + k1 * zdot + k2 * v
     if mode == "Stiction":
         force = sp.Piecewise((force, sp.Abs(v) < v_s), (0, True))
@@ -349,21 +364,30 @@ def lugre(v, z, normal_force, *, stiction_trans_vel, mu_static=0.3, mu_dynamic=0
                  terms=(k0 * z, k1 * zdot, k2 * v))
 
 
-def bristle_stiffness_bound(bristle_stiffness, static_level, max_stiction_deform):
+def bristle_stiffness_bound(bristle_stiffness, static_level, max_stiction_deform,
+                            stiffness_eps=None):
     r"""Bristle stiffness that keeps the deflection at rest within ``max_stiction_deform``:
     :math:`k = \max(k_0, F_s/\delta)` [N/m]; ``delta`` ``None`` or 0 gives ``k0`` unchanged.
-    (A symbolic ``delta`` keeps the test ``delta > 0`` in the expression.)"""
+    (A symbolic ``delta`` keeps the test ``delta > 0`` in the expression.) ``stiffness_eps``
+    [N/m]: the smooth maximum :func:`~acausal.library.smooth.max_huber` of that width instead
+    of ``max`` (exact where ``k0`` and ``F_s/delta`` differ by more than ``stiffness_eps``, at
+    most ``stiffness_eps/4`` stiffer, differentiable where they cross); None: the exact
+    ``max``."""
     k0 = _S(bristle_stiffness)
     if max_stiction_deform is None:
         return k0
     delta = _S(max_stiction_deform)
     if delta.is_zero:
         return k0
+
+    def larger(a, b):
+        return sp.Max(a, b) if stiffness_eps is None else max_huber(a, b, stiffness_eps)
+
     if delta.is_positive:
-        return sp.Max(k0, _S(static_level) / delta)
+        return larger(k0, _S(static_level) / delta)
     # A symbolic delta may be 0 at run time: divide by max(delta, 1e-30) so that the branch
     # not taken stays finite (generated code evaluates both branches of a Piecewise).
-    bound = sp.Max(k0, _S(static_level) / sp.Max(delta, sp.Float(1e-30)))
+    bound = larger(k0, _S(static_level) / sp.Max(delta, sp.Float(1e-30)))
     return sp.Piecewise((bound, delta > 0), (k0, True))
 
 
@@ -376,7 +400,7 @@ def _slip_measure(v, normal_forces, v_eps):
 
 def lugre_vector(v, z, normal_forces, *, stiction_trans_vel, mu_static=0.3, mu_dynamic=0.2,
                  bristle_stiffness=1e5, damping_effects=316.0, viscous_effects=0.4, effect="All",
-                 max_stiction_deform=None, v_eps=1e-9):
+                 max_stiction_deform=None, v_eps=1e-9, stiffness_eps=None):
     r"""LuGre friction on a surface that slides in 2 or 3 directions, with one bristle state per
     direction and a friction *ellipse* (ellipsoid) when the directions carry different loads.
 
@@ -393,6 +417,8 @@ def lugre_vector(v, z, normal_forces, *, stiction_trans_vel, mu_static=0.3, mu_d
     is the isotropic vector LuGre law (friction circle or sphere), ``dz/dt = v - k |v| z/g(|v|)``.
     ``v_eps`` [m/s] (default 1e-9) keeps ``s`` differentiable at ``v = 0``; it changes the steady
     force by the relative amount ``(v_eps/|v|)^2/2``.
+
+    ``stiffness_eps``: as :func:`lugre` (a smooth maximum in the stiffness bound).
 
     Arguments as :func:`lugre`, with ``v``, ``z`` and ``normal_forces`` sequences of equal
     length (the load ``N_i`` that limits the friction in direction ``i``, > 0). Returns a
@@ -420,7 +446,8 @@ def lugre_vector(v, z, normal_forces, *, stiction_trans_vel, mu_static=0.3, mu_d
     speed2 = sum((x**2 for x in v), sp.Integer(0))
     mu = mu_d + (mu_s - mu_d) * sp.exp(-speed2 / v_s**2)
     n_max = normals[0] if len(normals) == 1 else sp.Max(*normals)
-    k = bristle_stiffness_bound(bristle_stiffness, mu_s * n_max, max_stiction_deform)
+    k = bristle_stiffness_bound(bristle_stiffness, mu_s * n_max, max_stiction_deform,
+                                stiffness_eps)
     s = _slip_measure(v, normals, v_eps)
     zdot = [vi - k * zi * s / mu for vi, zi in zip(v, z)]
     terms = [(k * zi, k1 * zd, k2 * vi) for zi, zd, vi in zip(z, zdot, v)]

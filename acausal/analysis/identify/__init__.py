@@ -75,11 +75,12 @@ from ...base.progress import ProgressBar, progress_enabled
 from ...compiler.compiled_model import CompiledModel
 from ...language.model import Component
 from ...run.simulate import check_tolerances
-from .estimator import HESSIANS, FitSettings, fit, solver_output
+from .estimator import HESSIANS, FitSettings, failure_location, fit, solver_output
 from .experiments import Experiment, initialise, is_dataframe, prepare_run
 from .parameters import free_initial_states, parameter_spec
 from .result import IdentificationResult, IdentificationWarning, build_result
 from .shooting import HybridSingleShooting, Shooting, initial_point
+from .statistics import Evaluation
 
 __all__ = ["Experiment", "IdentificationResult", "IdentificationWarning", "identify"]
 
@@ -143,7 +144,17 @@ def identify(system: Component | CompiledModel, experiments: Any, parameters: An
     ``result.message``). Errors in the input (unknown names, bad data, bounds that exclude the
     guess, structural parameters) raise :class:`~acausal.base.errors.InputError`,
     :class:`~acausal.ParameterError` or :class:`~acausal.UnknownNameError` before
-    any integration.
+    any integration. So do fewer measured values (samples x signals, over all experiments)
+    than estimated unknowns (parameters and estimated initial states): ``InputError`` with the
+    numbers. With exactly as many (0 degrees of freedom) the fit is made, but the noise level
+    cannot be estimated from the residuals: unless every signal has a ``sigma``, the standard
+    deviations are NaN and an :class:`IdentificationWarning` says why (``result.s2`` is NaN).
+
+    At the initial guess, before IPOPT starts: a parameter whose sensitivity is exactly zero in
+    every experiment (the data cannot determine it) raises ``ParameterError`` naming it;
+    sensitivities that cannot be computed (a model that is not differentiable along the
+    trajectory: a kink or a square root at zero in an algebraic loop) raise
+    :class:`~acausal.base.errors.SimulationError` naming the experiment and where.
     """
     started = _time.perf_counter()
     if isinstance(system, Component):
@@ -193,6 +204,7 @@ def identify(system: Component | CompiledModel, experiments: Any, parameters: An
         raise InputError("estimate_initial_states is not available for models with events "
                          "(fitted through acausal's simulation): give the initial values as "
                          "start values of each experiment instead.")
+    _check_enough_data(runs, theta.names, len(free_x0))
     guess = dict(zip(theta.names, theta.guess.tolist()))
     if params is not None:
         if not isinstance(params, Mapping):
@@ -236,10 +248,35 @@ def identify(system: Component | CompiledModel, experiments: Any, parameters: An
         w_opt, info, rounds = fit(evaluator, w0, theta, runs, settings)
     with solver_output(verbose):
         final = info["oracle"].at(w_opt, True)  # cached: IPOPT's last Jacobian is at w_opt
+        if final.jr is None or not np.all(np.isfinite(final.jr)):
+            # no sensitivities at the estimates: say where, and keep the values if any
+            info["final_failure"] = failure_location(evaluator, w_opt)
+            try:
+                values = evaluator.evaluate(w_opt, False)
+                final = Evaluation(values.r, values.g, values.fitted, final.jr, final.jg)
+            except RuntimeError:
+                pass
     bar.close("stopped" if info["interrupted"] else
               ("converged" if info["success"] else info["status"]))
     return build_result(cs, runs, theta, evaluator, w_opt, final, info, method, intervals,
                         free_x0, events, rounds, _time.perf_counter() - started, step_tol)
+
+
+def _check_enough_data(runs: list, names: list[str], free_x0: int) -> None:
+    """Fewer measured values than estimated unknowns cannot determine them: an InputError that
+    gives the numbers (each experiment's samples and signals, the unknowns)."""
+    values = sum(run.y.size for run in runs)
+    unknowns = len(names) + free_x0 * len(runs)
+    if values >= unknowns:
+        return
+    counts = ", ".join(f"'{run.name}': {run.t.size} sample(s) x {len(run.signals)} signal(s)"
+                       for run in runs[:5]) + (", ..." if len(runs) > 5 else "")
+    extra = (f" and {free_x0 * len(runs)} initial state(s)" if free_x0 else "")
+    raise InputError(
+        f"The experiments give {values} measured value(s) ({counts}) for {unknowns} estimated "
+        f"unknown(s) ({len(names)} parameter(s): {', '.join(names)}{extra}): fewer values than "
+        "unknowns cannot determine them. Measure more samples or signals, add an experiment, "
+        "or estimate fewer parameters.")
 
 
 def _check_whole_number(name: str, value: Any, minimum: int) -> None:

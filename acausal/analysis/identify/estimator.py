@@ -15,7 +15,7 @@ import casadi as ca
 import numpy as np
 
 from ...base.capture import Captured, captured, to_terminal
-from ...base.errors import AcausalError, SimulationError
+from ...base.errors import AcausalError, ParameterError, SimulationError
 from ...base.progress import ProgressBar
 from ...run.initialize import initialize
 from .experiments import Run
@@ -52,6 +52,7 @@ class Oracle:
         self.converged_by_steps = False
         self.stop = False
         self.bounds: tuple[np.ndarray, np.ndarray] | None = None  # of the scaled parameters
+        self.failure: str | None = None  # the last integrator failure (CasADi's message)
 
     def at(self, w: np.ndarray, jacobian: bool) -> Evaluation:
         key = np.asarray(w, float).tobytes()
@@ -62,7 +63,8 @@ class Oracle:
         w = np.asarray(w, float).ravel()
         try:
             result = self.evaluator.evaluate(w, jacobian)
-        except RuntimeError:  # an integrator failure at this point: IPOPT cuts its step back
+        except RuntimeError as err:  # an integrator failure here: IPOPT cuts its step back
+            self.failure = str(err)
             n_r, n_g, n_w = self.evaluator.n_r, self.evaluator.n_g, self.evaluator.n_w
             result = Evaluation(np.full(n_r, np.nan), np.full(n_g, np.nan), [],
                                 np.full((n_r, n_w), np.nan) if jacobian else None,
@@ -262,7 +264,7 @@ def _solve_nlp(oracle: Oracle, w0: np.ndarray, lower: np.ndarray, upper: np.ndar
     info = {"status": status, "success": success,
             "iterations": int(stats.get("iter_count", len(iterations.history))),
             "history": list(iterations.history), "interrupted": oracle.stop,
-            "solver_messages": _last_messages(output.text), "oracle": oracle}
+            "solver_messages": last_messages(output.text), "oracle": oracle}
     return w, info
 
 
@@ -275,7 +277,7 @@ def solver_output(verbose: bool) -> AbstractContextManager[Captured]:
     return captured(2, python=True, enabled=not verbose)
 
 
-def _last_messages(text: str, limit: int = 3) -> list[str]:
+def last_messages(text: str, limit: int = 3) -> list[str]:
     """The last distinct integrator messages in captured solver output (for error messages)."""
     found = []
     for line in text.splitlines():
@@ -310,18 +312,24 @@ def fit(evaluator, w0: np.ndarray, theta: Theta, runs: list[Run] | None,
     n = len(theta.names)
     lower[:n] = theta.lower / theta.scale
     upper[:n] = theta.upper / theta.scale
+    oracle = Oracle(evaluator, 1.0)
     with solver_output(settings.verbose) as output:
-        first = Oracle(evaluator, 1.0).at(w0, False)
+        first = oracle.at(w0, False)
     if not np.all(np.isfinite(first.r)):
-        said = _last_messages(output.text)
+        said = last_messages(output.text)
         raise SimulationError(
             "The model cannot be integrated over the experiments at the initial guess (NaN "
             "or a solver failure"
             + (f": {said[-1]}" if said else "") + "); check the initial guess, the "
             "experiments' params and start values, or simulate one experiment to see where "
             "it fails.")
+    oracle.failure = None
+    with solver_output(settings.verbose) as output:
+        start = oracle.at(w0, True)  # cached: IPOPT's first gradient is taken here
+    check_sensitivities(evaluator, theta, w0, start, oracle.failure,
+                        last_messages(output.text), settings.verbose)
     cost0 = float(first.r @ first.r)
-    oracle = Oracle(evaluator, 1.0 / cost0 if cost0 > 0 else 1.0)
+    oracle.scale = 1.0 / cost0 if cost0 > 0 else 1.0
     oracle.sigma_known = settings.sigma_known
     oracle.gap_tol = settings.gap_tol
     oracle.step_tol = settings.step_tol
@@ -355,3 +363,76 @@ def fit(evaluator, w0: np.ndarray, theta: Theta, runs: list[Run] | None,
         w, info = _solve_nlp(oracle, w, lower, upper, evaluator.n_g, settings)
         info["history"] = history + info["history"]
     return w, info, rounds
+
+
+def check_sensitivities(evaluator, theta: Theta, w0: np.ndarray, ev: Evaluation,
+                        failure: str | None, said: list[str], verbose: bool) -> None:
+    """Refuse a start at which IPOPT could only stop (``Invalid_Number_Detected``, or a
+    parameter it cannot move): sensitivities that are not finite (``SimulationError``, naming
+    the parameters, the experiment and where), or a parameter whose sensitivity is exactly
+    zero in every experiment (``ParameterError``: the data cannot determine it)."""
+    n = len(theta.names)
+    finite = (ev.jr is not None and np.all(np.isfinite(ev.jr))
+              and np.all(np.isfinite(ev.jg)))
+    if not finite:
+        if failure is not None and hasattr(evaluator, "failures"):
+            where = failure_location(evaluator, w0) or "the integration with sensitivities"
+            said = []
+            names = ", ".join(f"'{p}'" for p in theta.names)
+        else:
+            bad = ~np.all(np.isfinite(ev.jr), axis=0)
+            names = ", ".join(f"'{theta.names[k]}'" for k in range(n) if bad[k]) or "the "\
+                "shooting nodes"
+            row = int(np.nonzero(~np.all(np.isfinite(ev.jr), axis=1))[0][0]) \
+                if (~np.isfinite(ev.jr)).any() else None
+            where = _row_location(evaluator.runs, row) if row is not None else "a node"
+        raise SimulationError(
+            f"The sensitivities of the measured signals with respect to {names} cannot be "
+            f"computed at the initial guess ({where}"
+            + (f": {said[-1]}" if said else "") + "). The model's equations are not "
+            "differentiable along this trajectory: a kink (abs, max, min, a Piecewise in the "
+            "states) or a square root at zero, most often in an algebraic loop, makes the "
+            "sensitivities jump or become infinite. Replace it by a smooth version "
+            "(acausal.library.smooth: abs_sqrt, abs_huber, max_huber), or give the model's "
+            "regularisation (an eps parameter) a positive value; see docs/identification.md, "
+            "'Errors and failed fits'.")
+    zero = [k for k in range(n) if not np.any(ev.jr[:, k]) and not np.any(ev.jg[:, k])]
+    if zero:
+        k = zero[0]
+        runs = evaluator.runs
+        at_start = all(np.all(run.t == run.t0) for run in runs)
+        reason = (" (each experiment's samples are at its start time, where the states are "
+                  "the initial states: give t_start= before the first sample, or measure "
+                  "later samples)" if at_start else "")
+        raise ParameterError(
+            f"The measured signals do not depend on '{theta.names[k]}' at its initial guess "
+            f"{theta.guess[k]:g}: its sensitivity is exactly zero in every experiment"
+            f"{reason}, so the data cannot determine it. Measure a signal that depends on it, "
+            "change the initial guess, or give it as a known parameter (params=) instead of "
+            "estimating it.")
+
+
+def failure_location(evaluator, w: np.ndarray) -> str:
+    """Where the integration with sensitivities fails at ``w`` (the first interval, in the
+    experiment's time, with the integrator's message), or "" when it does not fail there or
+    the evaluator cannot say (hybrid single shooting)."""
+    if not hasattr(evaluator, "failures"):
+        return ""
+    found = evaluator.failures(w)
+    if not found:
+        return ""
+    name, a, b, text = found[0]
+    return (f"experiment '{name}', the shooting interval t = {a:g} ... {b:g} s"
+            + (f", {text.rstrip('.')}" if text else "")
+            + (f"; and {len(found) - 1} more interval(s)" if len(found) > 1 else ""))
+
+
+def _row_location(runs: list[Run], row: int) -> str:
+    """'experiment 'x', signal 's' at t = ...' of a residual row (runs in order, samples
+    major, signals minor)."""
+    for run in runs:
+        if row < run.y.size:
+            j, i = divmod(row, len(run.signals))
+            return f"experiment '{run.name}', signal '{run.signals[i]}' at t = {run.t[j]:g} s"
+        row -= run.y.size
+    return "a node"

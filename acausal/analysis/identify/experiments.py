@@ -175,9 +175,13 @@ def prepare_run(cs: CompiledModel, experiment: Any, index: int) -> Run:
             cs.locate(s)
         except UnknownNameError as err:
             raise UnknownNameError(f"{label}: {err}") from None
-    y = np.column_stack([_as_array(columns[s], f"{label}: signal '{s}'") for s in signals])
-    if y.shape[0] != t.size:
-        raise InputError(f"{label}: the signals have {y.shape[0]} values for {t.size} times.")
+    arrays = [_as_array(columns[s], f"{label}: signal '{s}'") for s in signals]
+    for s, values in zip(signals, arrays):
+        if values.size != t.size:
+            raise InputError(f"{label}: signal '{s}' has {values.size} values for {t.size} "
+                             "sample times; give one value per sample time (the same length "
+                             "as the times).")
+    y = np.column_stack(arrays)
     bad = ~np.isfinite(y)
     if bad.any():
         j, i = (int(a[0]) for a in np.nonzero(bad))

@@ -35,7 +35,9 @@ class IdentificationResult:
     ``fitted`` and ``measured``: ``{experiment name: {signal: array}}`` over ``times[name]``
     (residual = measured - fitted); ``initial_states``: ``{experiment: {state: value}}`` (with
     ``initial_state_std`` when estimated); ``s2``: the weighted residual variance
-    ``sum w r^2 / dof``; ``sigma_known``: whether the covariance used the given sigmas (True)
+    ``sum w r^2 / dof`` (``dof`` = measured values - estimated unknowns; with ``dof = 0``
+    ``s2`` is NaN, and so are the standard deviations unless every sigma is known);
+    ``sigma_known``: whether the covariance used the given sigmas (True)
     or ``s2`` (False); ``converged``, ``status`` (IPOPT's return status), ``message`` (why a
     result is doubtful, or ""), ``iterations``, ``history`` (cost per iteration), ``seconds``.
     """
@@ -83,8 +85,9 @@ class IdentificationResult:
                     lines.append(f"{run_name}: initial {state} = {value:.6g} +- {sds[state]:.3g}")
         basis = ("the given sigmas (s^2 taken as 1)" if self.sigma_known
                  else "s^2 estimated from the residuals")
-        lines.append(f"standard deviations: s^2 (J^T W J)^-1 with {basis}; s^2 = "
-                     f"{self.s2:.4g} (dof {self.dof})")
+        s2 = f"s^2 = {self.s2:.4g}" if np.isfinite(self.s2) else "s^2 not available"
+        lines.append(f"standard deviations: s^2 (J^T W J)^-1 with {basis}; {s2} "
+                     f"(dof {self.dof})")
         if len(self.parameters) > 1:
             lines.append("correlation:")
             short = [f"[{k}]" for k in range(len(self.parameters))]
@@ -151,20 +154,35 @@ class IdentificationResult:
         """Measured (dots) and fitted (line) values of every signal of every experiment, one
         panel each, with the residuals beside them (``residuals=False``: without). ``path``:
         save the figure there (PNG, PDF, ...; no window) and return it; otherwise a pyplot
-        figure. ``experiments``: names or indices to show (default all). Returns the Figure."""
+        figure. ``experiments``: names or indices to show (default all). Returns the Figure.
+
+        A fit that did not converge is plotted too, at its last estimates (the title says so);
+        where the model could not be evaluated there, the panels show the data alone and say
+        why. Selecting no experiment raises an InputError."""
         try:
             import matplotlib  # noqa: F401 - only whether it is installed
         except ImportError as exc:  # pragma: no cover
             raise AcausalError("plot() needs matplotlib: pip install 'acausal[plot]'.") from exc
         names = list(self.times)
         if experiments is not None:
-            chosen = [names[e] if isinstance(e, int) else e for e in experiments]
-            for c in chosen:
-                if c not in self.times:
-                    raise InputError(f"No experiment '{c}'; the experiments are "
+            if isinstance(experiments, (str, int)):
+                experiments = [experiments]
+            chosen = []
+            for e in experiments:
+                if isinstance(e, int) and not isinstance(e, bool):
+                    if not -len(names) <= e < len(names):
+                        raise InputError(f"plot(): no experiment {e}: there are {len(names)} "
+                                         f"({', '.join(names)}).")
+                    e = names[e]
+                if e not in self.times:
+                    raise InputError(f"plot(): no experiment '{e}'; the experiments are "
                                      f"{', '.join(names)}.")
+                chosen.append(e)
             names = chosen
         panels = [(e, s) for e in names for s in self.measured[e]]
+        if not panels:
+            raise InputError("plot(): nothing to plot: experiments= selects no experiment "
+                             f"(the experiments are {', '.join(self.times) or 'none'}).")
         n_cols = 2 if residuals else 1
         size = (11 if residuals else 8, 2.3 * len(panels) + 0.8)
         if path is not None:
@@ -184,9 +202,12 @@ class IdentificationResult:
             unit = self.signal_units.get(s, "")
             ax = axes[row, 0]
             ax.plot(t, self.measured[e][s], ".", ms=2.5, color="0.55", label="measured")
-            ax.plot(t, self.fitted[e][s], "-", lw=1.3, color="C0", label="fitted")
+            model = self.fitted[e][s]
+            ax.plot(t, model, "-", lw=1.3, color="C0", label="fitted")
             ax.set_ylabel(f"{s}\n[{unit}]" if unit else s, fontsize="small")
-            ax.set_title(e, fontsize="small", loc="left")
+            missing = "" if np.any(np.isfinite(model)) else (
+                " (no fitted values: the model could not be evaluated at the estimates)")
+            ax.set_title(e + missing, fontsize="small", loc="left")
             ax.grid(True, alpha=0.3)
             if row == 0:
                 ax.legend(fontsize="small", loc="best")
@@ -198,7 +219,8 @@ class IdentificationResult:
                 rax.grid(True, alpha=0.3)
         for ax in axes[-1]:
             ax.set_xlabel("time [s]")
-        fig.suptitle(f"identification of {self.model_name}")
+        fig.suptitle(f"identification of {self.model_name}"
+                     + ("" if self.converged else f" (NOT converged: {self.status})"))
         if path is not None:
             fig.savefig(path, dpi=100)
         return fig
@@ -214,16 +236,28 @@ def build_result(cs, runs, theta, evaluator, w, final, info, method, intervals, 
     n = len(theta.names)
     n_r = final.r.size
     n_estimated = evaluator.n_w - evaluator.n_g
-    dof = max(n_r - n_estimated, 1)
+    dof = n_r - n_estimated  # >= 0: identify() refuses fewer values than unknowns
     ssr = float(final.r @ final.r)
-    s2 = ssr / dof
+    s2 = ssr / dof if dof > 0 else float("nan")
     sigma_known = all(run.known_sigma for run in runs)
     messages = []
-    if final.jr is not None and np.all(np.isfinite(final.jr)):
+    jacobian = final.jr is not None and bool(np.all(np.isfinite(final.jr)))
+    if jacobian:
         cov_w, _ = covariance(final.jr, final.jg)
     else:
         cov_w = np.full((evaluator.n_w, evaluator.n_w), np.nan)
-        messages.append("the Jacobian at the estimates is not finite: no standard deviations")
+        why = info.get("final_failure")
+        messages.append("the sensitivities cannot be computed at the estimates"
+                        + (f" ({why})" if why else "") + ", so there are no standard "
+                        "deviations: the model is not differentiable along the trajectory "
+                        "there (a kink or a square root at zero, often in an algebraic loop; "
+                        "see docs/identification.md)")
+    if dof == 0 and not sigma_known:
+        messages.append(
+            f"no standard deviations: the experiments give as many measured values ({n_r}) as "
+            f"there are estimated unknowns ({n_estimated}), so the residuals cannot estimate the "
+            "noise level (0 degrees of freedom); give sigma= for every signal, or measure more "
+            "samples")
     factor = 1.0 if sigma_known else s2
     cov_w = cov_w * factor
     scale = theta.scale
@@ -234,7 +268,7 @@ def build_result(cs, runs, theta, evaluator, w, final, info, method, intervals, 
         corr = cov / np.outer(std, std)
     estimates = scale * w[:n]
     unidentified = [theta.names[k] for k in range(n) if not np.isfinite(std[k])]
-    if unidentified:
+    if unidentified and jacobian and np.isfinite(factor):
         messages.append("the data do not determine " + ", ".join(unidentified)
                         + " (singular Gauss-Newton Hessian): measure signals that depend on "
                         "them, fix them, or add an experiment that excites them")
@@ -247,12 +281,16 @@ def build_result(cs, runs, theta, evaluator, w, final, info, method, intervals, 
     if at_bounds:
         messages.append(", ".join(at_bounds) + " ended on a bound: the standard deviation "
                         "there is not meaningful; widen the bound or check the model")
+    models = (final.fitted if len(final.fitted) == len(runs)  # (none: the evaluation failed)
+              else [np.full_like(run.y, np.nan) for run in runs])
     autocorrelation = {}
     misfits = []
-    for run, model in zip(runs, final.fitted):
+    for run, model in zip(runs, models):
         autocorrelation[run.name] = {}
         for i, sig in enumerate(run.signals):
-            rho = lag1_autocorrelation(run.y[:, i] - model[:, i])
+            residual = run.y[:, i] - model[:, i]
+            rho = (lag1_autocorrelation(residual) if np.all(np.isfinite(residual))
+                   else float("nan"))
             autocorrelation[run.name][sig] = rho
             if rho > MISFIT_AUTOCORRELATION:
                 misfits.append(f"{run.name}: {sig} ({rho:.2f})")
@@ -275,7 +313,7 @@ def build_result(cs, runs, theta, evaluator, w, final, info, method, intervals, 
         warnings.warn(f"identify({cs.model_name}): {message}.", IdentificationWarning,
                       stacklevel=3)
     times, measured, fitted, residuals = {}, {}, {}, {}
-    for run, model in zip(runs, final.fitted):
+    for run, model in zip(runs, models):
         times[run.name] = run.t
         measured[run.name] = {s: run.y[:, i] for i, s in enumerate(run.signals)}
         fitted[run.name] = {s: model[:, i] for i, s in enumerate(run.signals)}

@@ -9,11 +9,13 @@ sensitivities.
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import casadi as ca
 import numpy as np
 
+from ...base.capture import captured
 from ...base.errors import AcausalError
 from ...compiler.compiled_model import CompiledModel
 from .experiments import Run
@@ -256,6 +258,29 @@ class Shooting:
                     jg[g_rows, nxt] -= np.eye(nx)
         return Evaluation(r, g, fitted, jr, jg)
 
+    def failures(self, w: np.ndarray) -> list[tuple[str, float, float, str]]:
+        """The intervals whose integration with sensitivities fails at ``w``, one by one, in
+        time order: ``[(experiment name, start time, end time, the integrator's last message
+        with its time made absolute)]`` (for error messages)."""
+        found = []
+        for key, group in self.groups.items():
+            _, jac = self._functions(key)
+            for e, k in group["members"]:
+                run, cuts = self.runs[e], self.cuts[e]
+                start = run.t0 if k == 0 else float(run.t[cuts[k]])
+                with captured(2, python=True) as output:
+                    try:
+                        jac(*self._inputs(w, e, k))
+                        failed = False
+                    except RuntimeError:
+                        failed = True
+                if failed:
+                    said = [line.strip() for line in output.text.splitlines()
+                            if "At t =" in line]
+                    text = _absolute_time(said[-1][:200], start) if said else ""
+                    found.append((run.name, float(start), float(run.t[cuts[k + 1]]), text))
+        return sorted(found, key=lambda item: item[1])
+
 
 class HybridSingleShooting:
     """Single shooting through acausal's own simulate (events handled), with forward
@@ -330,10 +355,11 @@ def initial_point(cs: CompiledModel, ev: Shooting, runs: list[Run], theta: Theta
                     xs = zs = None
             except AcausalError:
                 xs = zs = None
-        if xs is None:
+        if xs is None and grid.size > 1:
             warnings.warn(f"Experiment '{run.name}': the model could not be simulated at the "
                           "initial guess; the shooting intervals start from the initial state.",
                           IdentificationWarning, stacklevel=3)
+        if xs is None:  # not simulated (it failed, or one sample at the start time)
             xs = np.tile(run.x0.reshape(-1, 1), (1, grid.size))
             zs = np.tile(run.z0.reshape(-1, 1), (1, grid.size))
         xs = xs[:, offset:] if grid.size > run.t.size else xs
@@ -377,6 +403,13 @@ def initial_point(cs: CompiledModel, ev: Shooting, runs: list[Run], theta: Theta
         z_guesses.append(guesses)
     ev.set_point(x0_scaled, nominals, z_nominals, z_guesses)
     return w0
+
+
+def _absolute_time(message: str, start: float) -> str:
+    """An integrator's ``At t = tau, ...`` with the time counted from the interval's start
+    (``start``) written as the experiment's time."""
+    return re.sub(r"At t = ([-+0-9.eE]+)",
+                  lambda m: f"at t = {start + float(m.group(1)):.6g} s", message)
 
 
 def _measured_rates(cs: CompiledModel, measured: dict[int, tuple[int, float]]

@@ -20,20 +20,31 @@ class Evaluation:
         self.r, self.g, self.fitted, self.jr, self.jg = r, g, fitted, jr, jg
 
 
-def gauss_newton_step(ev: Evaluation) -> np.ndarray | None:
+def gauss_newton_step(ev: Evaluation, basis: np.ndarray | None = None) -> np.ndarray | None:
     """The full constrained Gauss-Newton step from the point of ``ev``: the solution of
-    ``min |r + J d|^2`` subject to ``g + G d = 0`` (least-norm where not unique)."""
+    ``min |r + J d|^2`` subject to ``g + G d = 0`` (least-norm where not unique).
+
+    Solved in the null space of ``G`` (``basis``, computed when not given): ``d = d_g + Z y``
+    with ``d_g`` the least-norm solution of ``G d = -g`` and ``y`` the least-squares solution of
+    ``J Z y = -(r + J d_g)``. This works on ``J`` itself; the KKT matrix
+    ``[[J^T J, G^T], [G, 0]]`` squares its condition number, and with unmeasured states at the
+    shooting nodes (a stiff friction bristle, an energy integral) that matrix is singular to
+    working precision, so that its least-squares solution gave a wrong step and the fit never
+    passed the step test."""
+    from scipy.linalg import null_space
+
     n_w, n_g = ev.jr.shape[1], ev.jg.shape[0]
-    kkt = np.zeros((n_w + n_g, n_w + n_g))
-    kkt[:n_w, :n_w] = ev.jr.T @ ev.jr
-    kkt[:n_w, n_w:] = ev.jg.T
-    kkt[n_w:, :n_w] = ev.jg
-    rhs = -np.concatenate([ev.jr.T @ ev.r, ev.g])
     try:
-        solution = np.linalg.lstsq(kkt, rhs, rcond=1e-13)[0]
-    except np.linalg.LinAlgError:
+        if n_g:
+            if basis is None:
+                basis = null_space(ev.jg)
+            d_g = np.linalg.lstsq(ev.jg, -ev.g, rcond=None)[0]
+        else:
+            basis, d_g = np.eye(n_w), np.zeros(n_w)
+        y = np.linalg.lstsq(ev.jr @ basis, -(ev.r + ev.jr @ d_g), rcond=None)[0]
+    except (np.linalg.LinAlgError, ValueError):
         return None
-    return solution[:n_w]
+    return d_g + basis @ y
 
 
 def covariance(jr: np.ndarray, jg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
