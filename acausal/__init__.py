@@ -18,6 +18,7 @@ from .base.errors import (
     StructurallySingularError,
     UnconnectedConnectorError,
     UnderdeterminedError,
+    UnitError,
     UnknownNameError,
 )
 from .base.version import __version__
@@ -34,7 +35,8 @@ from .language.overdetermined import (
     root,
     rooted,
 )
-from .language.symbolic import Eq, der, event_if, pre, time
+from .language.rules import Rule
+from .language.symbolic import Eq, der, event_if, pre, time, unit_free
 from .run.ensemble import parameter_grid, simulate_many
 from .run.simulate import simulate
 from .run.solution import Solution
@@ -47,8 +49,8 @@ __all__ = [
     "root", "rooted", "assign", "event_if", "pre", "reinit",
     "InitializationError", "InputError", "ModelDefinitionError", "OperatingPoint",
     "OverdeterminedError", "Parameter", "StateSpace",
-    "ParameterError", "Potential", "SimulationError", "Solution", "StructuralError",
+    "ParameterError", "Potential", "Rule", "SimulationError", "Solution", "StructuralError",
     "StructurallySingularError", "UnconnectedConnectorError", "UnderdeterminedError",
-    "UnknownNameError", "Variable", "compile", "connect", "der", "register_function",
-    "simulate", "simulate_many", "parameter_grid", "time", "__version__",
+    "UnitError", "UnknownNameError", "Variable", "compile", "connect", "der", "register_function",
+    "simulate", "simulate_many", "parameter_grid", "time", "unit_free", "__version__",
 ]

@@ -10,20 +10,22 @@ from .base.errors import (
     ModelDefinitionError,
     OverdeterminedError,
     ParameterError,
+    ParameterWarning,
     SimulationError,
     SimulationWarning,
     StructuralError,
     StructurallySingularError,
     UnconnectedConnectorError,
     UnderdeterminedError,
+    UnitError,
     UnknownNameError,
     did_you_mean,
 )
 
 __all__ = [
     "AcausalError", "InitializationError", "InputError", "ModelDefinitionError",
-    "OverdeterminedError", "ParameterError", "SimulationError", "SimulationWarning",
-    "StructuralError",
+    "OverdeterminedError", "ParameterError", "ParameterWarning", "SimulationError",
+    "SimulationWarning", "StructuralError",
     "StructurallySingularError", "UnconnectedConnectorError", "UnderdeterminedError",
-    "UnknownNameError", "did_you_mean",
+    "UnitError", "UnknownNameError", "did_you_mean",
 ]

@@ -132,7 +132,7 @@ def garbage_collector() -> tuple[str, str, str]:
             if paused:
                 gc.disable()
             t0 = time.perf_counter()
-            _compile(model, None, 10.0, 10.0, False)
+            _compile(model, None, 10.0, 10.0, False, check_units=True)
             times.append(time.perf_counter() - t0)
             gc.enable()
         return min(times)

@@ -37,13 +37,13 @@ EPS = 1e-15
 class RealInput(Connector):
     """Real signal input (MSL ``Blocks.Interfaces.RealInput``): one potential ``u``."""
 
-    u = Potential(unit="1", description="signal value (carries the unit of the signal)")
+    u = Potential(description="signal value (no unit: it carries the unit of the signal)")
 
 
 class RealOutput(Connector):
     """Real signal output (MSL ``Blocks.Interfaces.RealOutput``): one potential ``u``."""
 
-    u = Potential(unit="1", description="signal value (carries the unit of the signal)")
+    u = Potential(description="signal value (no unit: it carries the unit of the signal)")
 
 
 class Constant(Component):

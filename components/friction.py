@@ -134,8 +134,11 @@ class _StickSlip(Component):
     v_rel = Variable(unit="m/s", description="relative velocity der(s_rel)")
     a_rel = Variable(unit="m/s2", description="relative acceleration der(v_rel)")
     f = Variable(unit="N", description="friction force (positive against positive v_rel)")
-    sa = Variable(unit="1", start=0.0, description="path parameter: force/[N] while stuck, "
-                  "a_rel/[m/s2] + mode*F_static/[N] while sliding")
+    # no unit: MSL's sa has unit "1" and its equations multiply it by unitForce and
+    # unitAcceleration (constants of 1 N and 1 m/s2); here it stands for a force while stuck
+    # and for an acceleration while sliding, so its unit is left unknown to the unit check
+    sa = Variable(start=0.0, description="path parameter: force/[N] while stuck, "
+                  "a_rel/[m/s2] + mode*F_static/[N] while sliding (no unit: it is both)")
     mode = Discrete(start=0.0, description="+1 forward sliding, 0 stuck, -1 backward sliding")
 
     def _friction_equations(self):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from acausal import Eq, Parameter, Variable, der, event_if
+from acausal import Eq, Parameter, Rule, Variable, der, event_if
 from acausal.errors import ModelDefinitionError
 from acausal.library.friction import (
     coulomb,
@@ -50,10 +50,19 @@ REGULARIZATIONS = ("tanh", "linear", "event")
 #: branch selection does not settle). 1e-9 m/s, not smaller: events are located to ~1e-12 s, in
 #: which v moves by ~1e-12 m/s at 1 m/s2; a threshold below that can fire the same switch twice.
 EVENT_V_TOL = 1e-9
-#: Regularisation of the slip *speed* of surfaces that slide in several directions [m/s]
-#: (``lugre_vector``/``slip_law_vector``'s ``v_eps``): keeps |v| differentiable at rest and
-#: changes a steady friction force by (v_eps/|v|)^2/2 relative.
+#: Regularisation of the slip *speed* [m/s] (the LuGre laws' and ``slip_law_vector``'s
+#: ``v_eps``): keeps |v| differentiable at rest and changes a steady friction force by
+#: (v_eps/|v|)^2/2 relative. The friction sits in an algebraic loop with the joint's reaction;
+#: a kink there (|v| at v = 0) makes the parameter sensitivities of the loop's variables jump,
+#: which IDAS cannot step across (identify() failed at the first zero crossing of the speed).
 SLIP_SPEED_EPS = 1e-9
+#: Width of the smooth maximum ``max(k0, mu_s N/max_stiction_deform)`` of the LuGre bristle
+#: stiffness, relative to ``bristle_stiffness`` (the LuGre laws' ``stiffness_eps``,
+#: ``library.smooth.max_huber``): for the same reason, where the bound takes over as the load
+#: passes ``N_c = k0 max_stiction_deform/mu_s``. Exact outside N_c +- 0.1 %, at most 2.5e-4
+#: relative stiffer inside. Wider than SLIP_SPEED_EPS because N is an algebraic variable: the
+#: band must exceed the spread of IDAS's Newton iterates of N (~rtol N), not only its steps.
+STIFFNESS_EPS = 1e-3
 
 
 def parse_inputs(value) -> dict[str, bool]:
@@ -114,7 +123,8 @@ def choice(name: str, value, table: dict) -> str:
     """The canonical spelling of a case-insensitive keyword, or a named error."""
     key = "none" if value is None and "none" in table else str(value).lower()
     if key not in table:
-        raise ModelDefinitionError(f"{name} must be one of {', '.join(table.values())}; "
+        raise ModelDefinitionError(f"{name} must be one of "
+                                   f"{', '.join(dict.fromkeys(table.values()))}; "
                                    f"got {value!r}.")
     return table[key]
 
@@ -147,7 +157,7 @@ class JointFrictionAttributes:
     mu_static = Parameter(0.3, min=0.0, unit="1", description="static friction coefficient")
     mu_dynamic = Parameter(0.2, min=0.0, unit="1",
                            description="dynamic (kinetic) friction coefficient")
-    stiction_trans_vel = Parameter(1e-3, min=0.0, unit="m/s",
+    stiction_trans_vel = Parameter(1e-3, min=0.0, min_exclusive=True, unit="m/s",
                                    description="stiction transition velocity V_s (Canudas de "
                                    "Wit's 1 mm/s; see docs/joint_friction.md, Units)")
     max_stiction_deform = Parameter(1e-5, min=0.0, unit="m",
@@ -169,10 +179,19 @@ class JointFrictionAttributes:
                        "bending, torsion) or 0-15")
     regularization = Parameter("tanh", structural=True,
                                description="coulomb law: 'tanh', 'linear' or 'event'")
-    v_reg = Parameter(1e-3, min=0.0, unit="m/s", description="coulomb law regularisation velocity")
-    normal_force_eps = Parameter(1e-3, min=0.0, unit="N",
+    v_reg = Parameter(1e-3, min=0.0, min_exclusive=True, unit="m/s",
+                      description="coulomb law regularisation velocity")
+    normal_force_eps = Parameter(1e-3, min=0.0, min_exclusive=True, unit="N",
                                  description="eps of the smooth magnitude sqrt(x.x + eps^2) - eps "
                                  "and the floor of the normal force")
+
+    parameter_rules = (
+        Rule(("mu_dynamic", "mu_static"), "mu_dynamic <= mu_static (MotionSolve requires it); "
+             "mu_static = 0 switches the friction off and admits any mu_dynamic",
+             lambda mu_d, mu_s: mu_s == 0 or mu_d <= mu_s
+             or f"mu_dynamic = {mu_d:g} exceeds mu_static = {mu_s:g}",
+             advice="friction drops from stiction to sliding: give mu_dynamic <= mu_static"),
+    )
 
     # guess 1 N: the laws divide by N, and the initialisation's default guess 0 gives 0/0
     normal_force = Variable(unit="N", guess=1.0,
@@ -281,7 +300,8 @@ class JointFrictionAttributes:
                         bristle_stiffness=self.bristle_stiffness,
                         damping_effects=self.damping_effects,
                         viscous_effects=self.viscous_effects, effect=effect,
-                        max_stiction_deform=self.max_stiction_deform)
+                        max_stiction_deform=self.max_stiction_deform, v_eps=SLIP_SPEED_EPS,
+                        stiffness_eps=STIFFNESS_EPS * self.bristle_stiffness)
             stiffness, damping, viscous = res.terms
             total = self.friction_bristle + self.friction_damping + self.friction_viscous
             if effect == "Stiction":
@@ -321,7 +341,8 @@ class JointFrictionAttributes:
                                viscous_effects=self.viscous_effects,
                                effect="Sliding" if effect == "Sliding" else "All",
                                max_stiction_deform=self.max_stiction_deform,
-                               v_eps=SLIP_SPEED_EPS)
+                               v_eps=SLIP_SPEED_EPS,
+                               stiffness_eps=STIFFNESS_EPS * self.bristle_stiffness)
             speed2 = sum((x**2 for x in v), sp.Integer(0))
             eqs, forces = [], []
             for i in range(n):

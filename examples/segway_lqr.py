@@ -77,7 +77,8 @@ def closed_loop_class(state_names: list[str]):
     n = len(state_names)
 
     class LQRSegway(OpenLoopSegway):
-        K = Parameter(tuple([0.0] * n), unit="various", description="LQR gains, tau = -K dx")
+        # no unit: each gain is N.m per the unit of its state (rad, rad/s, m, m/s)
+        K = Parameter(tuple([0.0] * n), description="LQR gains, tau = -K dx")
         x_op = Parameter(tuple([0.0] * n), description="operating point of the states")
         tau_op = Parameter(0.0, unit="N.m", description="torque at the operating point")
         motor = rotational.Torque()

@@ -32,8 +32,11 @@ acausal.components: do not edit by hand; run `python tools/gen_component_referen
 Every component and connector of `acausal.components`, by module. For each: its docstring (the
 equations and where they come from), its parameters (numeric ones can be changed without
 recompiling: `system.simulate(..., params={"body.m": 2.0})` or `acausal simulate ... --set
-body.m=2`; *structural* ones are fixed when the model is built), its connectors and parts, and its
-variables. How to use components is explained in the [user guide](user_guide.md).
+body.m=2`; *structural* ones are fixed when the model is built) with their admissible range
+(`>= 0`, `> 0`: a value outside is refused), the rules that relate several parameters or a vector
+parameter as a whole (`parameter_rules`, checked when the model is compiled: a broken rule is a
+`ParameterError` naming the component, one marked *a warning* a `ParameterWarning`), its connectors
+and parts, and its variables. How to use components is explained in the [user guide](user_guide.md).
 """
 
 
@@ -79,12 +82,15 @@ def _docstring(cls) -> str:
 def _tables(cls) -> list[str]:
     from acausal import Connector, Parameter, Variable
     from acausal.language.model import Node, Outer
+    from acausal.language.rules import class_rules
 
     decls = cls.declarations()
     params, parts, variables = [], [], []
     for name, decl in decls.items():
         if isinstance(decl, Parameter):
-            kind = "structural" if decl.structural else decl.bounds_text()
+            bounds = decl.bounds_text()
+            kind = ("structural" + (f", {bounds}" if bounds else "")) if decl.structural \
+                else bounds
             default = "—" if decl.default is None else f"`{_number(decl.default)}`"
             params.append(f"| `{name}` | {default} | {_cell(decl.unit)} | {kind} | "
                           f"{_cell(decl.description)} |")
@@ -111,6 +117,12 @@ def _tables(cls) -> list[str]:
     if params:
         out += ["**Parameters**", "", "| name | default | unit | kind or range | description |",
                 "|---|---|---|---|---|", *params, ""]
+    rules = class_rules(cls)
+    if rules:
+        out += ["**Parameter rules**", ""]
+        out += [f"* {', '.join(f'`{n}`' for n in rule.parameters)}: {_cell(rule.text)}"
+                + (" *(a warning)*" if rule.warn else "") for rule in rules]
+        out.append("")
     if parts:
         out += ["**Connectors and parts**", "", "| name | type | description |", "|---|---|---|",
                 *parts, ""]

@@ -19,6 +19,12 @@ class ModelDefinitionError(AcausalError):
     """A component or model is declared wrongly (unknown override, bad declaration, bad connect)."""
 
 
+class UnitError(ModelDefinitionError):
+    """An equation whose terms have different units (found by the compiler's unit check,
+    ``compile(model, check_units=True)``, the default): the message names the component, the
+    equation as written and the unit of each term."""
+
+
 class UnknownNameError(AcausalError, KeyError):
     """A dotted name (variable, parameter, component) does not exist in the model."""
 
@@ -66,6 +72,12 @@ class SimulationError(AcausalError):
     """
 
     solution = None
+
+
+class ParameterWarning(UserWarning):
+    """A parameter value that the model accepts but that is physically doubtful, e.g. moments
+    of inertia no mass distribution has, given as placeholders for axes a joint does not let
+    the body turn about (the message names the component, the parameters and the rule)."""
 
 
 class SimulationWarning(UserWarning):

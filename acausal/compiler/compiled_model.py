@@ -121,7 +121,8 @@ class CompiledModel:
                     raise ParameterError(f"'{element}' is a discrete variable, not a parameter: "
                                          "give its value as the start of its Discrete "
                                          "declaration.")
-                check_bounds(element, number, prm.min, prm.max, prm.description)
+                check_bounds(element, number, prm.min, prm.max, prm.description,
+                             low_exclusive=prm.min_exclusive, high_exclusive=prm.max_exclusive)
                 p[index[element]] = number
         return p
 

@@ -28,7 +28,7 @@ from ..language.declarations import BoundVariable, Input, Parameter
 from ..language.events import When, assign
 from ..language.model import Component, Connection, Connector, Node
 from ..language.overdetermined import Branch, Root
-from ..language.symbolic import der, event_if, residual, sum_of, time
+from ..language.symbolic import UnitFree, der, event_if, residual, sum_of, time
 from ..language.templates import LazyRenamed, TemplateCache
 
 
@@ -66,6 +66,8 @@ class FlatParameter:
     max: float | None = None
     is_input: bool = False  # declared with Input: a run-time input (linearize, FMU causality)
     fixed: bool = True  # False: computed at initialisation (value: its start guess)
+    min_exclusive: bool = False  # the bound itself is outside the range (Parameter(min=0,
+    max_exclusive: bool = False  # min_exclusive=True): '> 0')
 
 
 @dataclass
@@ -91,6 +93,9 @@ class FlatEquation:
     # known to contain neither der() of an expression nor event_if, so the rewrites at the end
     # of flattening can skip it (False: not known, look)
     plain: bool = False
+    # whether the unit check looks at it: False for an equation marked unit_free(...) and for
+    # a copy of an already checked template equation (same units under other names)
+    check_units: bool = True
 
     def relation(self) -> sp.Basic:
         if isinstance(self.display, (LazyRelation, LazyRenamed)):
@@ -204,15 +209,18 @@ def _user_code(where: str, method: str):
 
 
 def _component_equations(comp: Component, where: str, var_symbols: set) -> list[tuple]:
-    """(residual, display, number, plain) of each scalar equation of ``comp.equations()``, with
-    der() of expressions expanded by the chain rule."""
+    """(residual, display, number, plain, unit-checked) of each scalar equation of
+    ``comp.equations()``, with der() of expressions expanded by the chain rule."""
     out = []
     with _user_code(where, "equations"):
         for i, item in enumerate(_iter_relations(comp.equations()), start=1):
+            checked = not isinstance(item, UnitFree)
+            if not checked:
+                item = item.relation
             for expr, display in _to_residuals(item, f"equation {i} of {where}"):
                 if expr.has(der):
                     expr = _expanded_derivatives(expr, var_symbols)
-                out.append((expr, display, i, is_plain(expr)))
+                out.append((expr, display, i, is_plain(expr), checked))
     return out
 
 
@@ -263,10 +271,14 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
                 continue
             variables.extend(_flat_variables(bv, node))
         for bp in node._parameters:
-            for name, symbol, value in bp.scalars():
-                parameters.append(FlatParameter(name, symbol, value, bp.decl.unit,
+            scalars = bp.scalars()
+            units = element_units(bp.decl.unit, len(scalars), bp.name)
+            for (name, symbol, value), unit in zip(scalars, units):
+                parameters.append(FlatParameter(name, symbol, value, unit,
                                                 bp.decl.description, node.path,
                                                 min=bp.decl.min, max=bp.decl.max,
+                                                min_exclusive=bp.decl.min_exclusive,
+                                                max_exclusive=bp.decl.max_exclusive,
                                                 is_input=isinstance(bp.decl, Input),
                                                 fixed=getattr(bp.decl, "fixed", True)))
 
@@ -321,6 +333,11 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
                 graph_connects.append((conn.a, conn.b, comp.path))
     graph = build_connection_graph(overdetermined, graph_connects, graph_branches, graph_roots) \
         if overdetermined else None
+    # the parameters' validity rules, before equations() reads the values; after the
+    # connection graph, so that a check may depend on the structure (is_root: a free body)
+    for comp in components:
+        with _user_code(_describe_component(comp), "check_parameters"):
+            comp.check_parameters()
 
     templates = TemplateCache()
     for comp in components:
@@ -328,20 +345,24 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
         key = templates.key(comp) if share_templates else None
         template = templates.lookup(key) if key is not None else None
         if template is not None:
-            for expr, display, i, plain in templates.instantiate(template, comp):
+            # a copy of the first instance's equations: the unit check saw them there
+            for expr, display, i, plain, _ in templates.instantiate(template, comp):
                 equations.append(FlatEquation(expr, comp.path, f"equation {i} of {where}",
-                                              display, plain))
+                                              display, plain, False))
         else:
             own = _component_equations(comp, where, var_symbols)
             if key is not None and not templates.known(key):
                 templates.record(key, comp, own)
             equations.extend(FlatEquation(expr, comp.path, f"equation {i} of {where}", display,
-                                          plain) for expr, display, i, plain in own)
+                                          plain, checked)
+                             for expr, display, i, plain, checked in own)
         with _user_code(where, "initial_equations"):
             for i, item in enumerate(_iter_relations(comp.initial_equations()), start=1):
                 label = f"initial equation {i} of {where}"
-                for expr, display in _to_residuals(item, label):
-                    initial.append(FlatEquation(expr, comp.path, label, display))
+                checked = not isinstance(item, UnitFree)
+                for expr, display in _to_residuals(item if checked else item.relation, label):
+                    initial.append(FlatEquation(expr, comp.path, label, display,
+                                                check_units=checked))
         with _user_code(where, "events"):
             clauses = list(comp.events() or ())
         for i, when in enumerate(clauses, start=1):
@@ -454,7 +475,7 @@ def _lower_innermost_event_ifs(flat: FlatSystem, eq: FlatEquation, counter: int)
         prefix = eq.origin + "." if eq.origin else ""
         branch = sp.Symbol(f"{prefix}__if{counter}", real=True)
         flat.parameters.append(FlatParameter(
-            branch.name, branch, 0.0, None, f"branch of event_if({cond}, ...) in {eq.label}",
+            branch.name, branch, 0.0, "1", f"branch of event_if({cond}, ...) in {eq.label}",
             eq.origin, discrete=True, follows=cond))
         flat.events.append(FlatEvent(cond, (assign(branch, 1),), eq.origin,
                                      f"event_if({cond}) becoming true, {eq.label}"))
@@ -509,10 +530,24 @@ def _check_condition(condition: Any, label: str, discrete: set) -> None:
 def _flat_variables(bv: BoundVariable, node: Node) -> list[FlatVariable]:
     d = bv.decl
     nominal = _nominal(d.get("nominal"), node, bv)
-    return [FlatVariable(name, symbol, start, bool(d.get("fixed")), guess, d.get("unit"),
+    scalars = bv.scalars()
+    units = element_units(d.get("unit"), len(scalars), bv.name)
+    return [FlatVariable(name, symbol, start, bool(d.get("fixed")), guess, units[k],
                          d.get("description"), float(d.get("state_priority")), node.path, d.kind,
                          nominal[k] if isinstance(nominal, list) else nominal, bv.start_depth)
-            for k, (name, symbol, start, guess) in enumerate(bv.scalars())]
+            for k, (name, symbol, start, guess) in enumerate(scalars)]
+
+
+def element_units(unit: Any, n: int, name: str) -> list:
+    """The unit of each of the ``n`` elements of a declaration: one unit for all, or a tuple of
+    one per element (a planar force (fx, fy, tau) is ``unit=("N", "N", "N.m")``)."""
+    if not isinstance(unit, (tuple, list)):
+        return [unit] * n
+    if len(unit) != n or not all(u is None or isinstance(u, str) for u in unit):
+        raise ModelDefinitionError(
+            f"'{name}' has unit={tuple(unit)!r}: give one unit string for all its {n} elements "
+            f"or a tuple of {n} unit strings (None for an unknown one).")
+    return list(unit)
 
 
 def _nominal(value, node: Node, bv: BoundVariable):

@@ -27,6 +27,7 @@ from .structure.checks import check_structure
 from .structure.dummy_derivatives import StateSelector
 from .structure.pantelides import pantelides
 from .structure.system import EquationSystem, build_equation_system
+from .units import check_units as check_flat_units
 
 #: Dynamic state selection is used when priorities left the choice to numbers and the
 #: differentiated constraints number at most this many (planar mechanisms, not large chains).
@@ -48,7 +49,8 @@ def _start_point(system: EquationSystem) -> dict[int, float]:
 
 
 def compile_model(model: Component, stabilization: str | None = None, alpha: float = 10.0,
-                  beta: float = 10.0, progress: bool | None = False) -> CompiledModel:
+                  beta: float = 10.0, progress: bool | None = False,
+                  check_units: bool = True) -> CompiledModel:
     """Compile a model (a Component instance) into a :class:`CompiledModel`.
 
     ``stabilization=None`` (default): index reduction by Pantelides and dummy derivatives, the
@@ -58,12 +60,17 @@ def compile_model(model: Component, stabilization: str | None = None, alpha: flo
     (once: ``g' + 2 alpha g = 0``) and all positions and velocities are states, so the
     constraints drift slightly; ``alpha`` and ``beta`` [1/s] set how fast the drift decays.
     ``progress=True`` prints each stage and its time to stderr (``None``: on a terminal).
+    ``check_units=True`` (default): every equation must be dimensionally consistent in the
+    units its variables and parameters declare (a UnitError names the first that is not; see
+    :mod:`acausal.compiler.units`); ``False`` skips the check for this model.
     """
     if stabilization not in (None, "baumgarte"):
         raise ModelDefinitionError(f"stabilization={stabilization!r}: use None (index "
                                    "reduction) or 'baumgarte'.")
+    if not isinstance(check_units, bool):
+        raise ModelDefinitionError(f"check_units={check_units!r}: use True or False.")
     with _cyclic_gc_paused():
-        return _compile(model, stabilization, alpha, beta, progress)
+        return _compile(model, stabilization, alpha, beta, progress, check_units)
 
 
 @contextlib.contextmanager
@@ -86,7 +93,7 @@ def _cyclic_gc_paused():
 
 
 def _compile(model: Component, stabilization: str | None, alpha: float, beta: float,
-             progress: bool | None) -> CompiledModel:
+             progress: bool | None, check_units: bool) -> CompiledModel:
     timings: dict[str, float] = {}
     clock = _time.perf_counter()
     log = StageLog(f"compile {type(model).__name__}", progress_enabled(progress))
@@ -100,30 +107,51 @@ def _compile(model: Component, stabilization: str | None, alpha: float, beta: fl
 
     flat = flatten(model)
     lap("flatten")
-    with _loops_named_in(flat):
+    if check_units:
+        check_flat_units(flat)
+        lap("units")
+    with _loops_named_in(flat, model):
         return _compile_flat(flat, stabilization, alpha, beta, timings, lap)
 
 
 @contextlib.contextmanager
-def _loops_named_in(flat: FlatSystem):
+def _loops_named_in(flat: FlatSystem, model: Component):
     """A structural error among the parts of a closed loop of overdetermined connectors (a
     kinematic loop) is re-raised with the loop's components and the connector's advice for a
-    loop whose closing equations are dependent (a planar loop of 3-D joints)."""
+    loop whose closing equations are dependent (a planar loop of 3-D joints); an advice given
+    as a function is asked with the loop's components (it tells a planar loop from a spatial
+    one). The components the error names add their ``structural_advice()``."""
     try:
         yield
     except StructuralError as err:
         text = str(err)
         involved = [loop for loop in flat.loops
                     if any(_mentions_component(text, path) for path in loop.components)]
-        if not involved:
+        # the structural_advice() of the components the error names (e.g. a free body
+        # without inertia)
+        advice = [f"\n{hint}" for node in model.walk() if isinstance(node, Component)
+                  and node.path and _mentions_component(text, node.path)
+                  for hint in [_structural_advice(node)] if hint]
+        if not involved and not advice:
             raise
-        advice = []
+        nodes = {node.path: node for node in model.walk()} if any(
+            callable(loop.hint) for loop in involved) else {}
         for loop in involved:
+            hint = loop.hint(
+                [nodes[c] for c in loop.components if c in nodes]) if callable(loop.hint) \
+                else loop.hint
             advice.append(
                 f"\nThese equations belong to the kinematic loop closed by "
                 f"connect({loop.a.path}, {loop.b.path}), through "
-                + ", ".join(f"'{c}'" for c in loop.components) + ". " + loop.hint)
+                + ", ".join(f"'{c}'" for c in loop.components) + ". " + hint)
         raise type(err)(text + "".join(advice)) from err
+
+
+def _structural_advice(node: Component) -> str:
+    try:
+        return str(node.structural_advice() or "")
+    except Exception:  # noqa: BLE001 - advice must not hide the structural error it explains
+        return ""
 
 
 def _mentions_component(text: str, path: str) -> bool:

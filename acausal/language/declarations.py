@@ -37,8 +37,12 @@ class Variable:
         If True the start value is a hard initial condition.
     guess:
         Initial guess for the initialisation solver only (never an initial condition).
-    unit, description:
-        Documentation (SI units).
+    unit:
+        The unit in Modelica's syntax (``"m/s"``, ``"N.m"``, ``"1"``), checked by the compiler
+        (docs/user_guide.md, "Units"); None: unknown. A vector may give one per element,
+        ``("N", "N", "N.m")``.
+    description:
+        Documentation.
     state_priority:
         Preference for this variable to become a state when index reduction has to choose
         (higher is more preferred; default 0; Multibody.jl's joints use 10).
@@ -60,7 +64,7 @@ class Variable:
         *,
         fixed: bool | None = None,
         guess: Any = None,
-        unit: str | None = None,
+        unit: str | tuple | None = None,
         description: str | None = None,
         state_priority: float | None = None,
         shape: int | tuple[int, ...] | None = None,
@@ -130,10 +134,20 @@ class Parameter:
     joint has a flange).
     """
 
-    def __init__(self, default: Any = None, *, unit: str | None = None, description: str = "",
+    def __init__(self, default: Any = None, *, unit: str | tuple | None = None,
+                 description: str = "",
                  structural: bool | None = None, min: float | None = None,
-                 max: float | None = None, fixed: bool = True) -> None:
-        # min, max, fixed: Modelica's attribute names
+                 max: float | None = None, fixed: bool = True, min_exclusive: bool = False,
+                 max_exclusive: bool = False) -> None:
+        # min, max, fixed: Modelica's attribute names. min and max are inclusive, as Modelica's;
+        # min_exclusive / max_exclusive make a bound strict (XML Schema's minExclusive): a
+        # length or radius that a law divides by is Parameter(1e-3, min=0.0, min_exclusive=True)
+        # ('> 0'), which Modelica can only say with an assert.
+        for flag, bound, what in ((min_exclusive, min, "min"), (max_exclusive, max, "max")):
+            if flag and bound is None:
+                raise ModelDefinitionError(
+                    f"Parameter({default!r}, {what}_exclusive=True) has no {what}: give the bound "
+                    f"that is excluded, e.g. {what}=0.0.")
         self.default = default
         self.unit = unit
         self.description = description
@@ -142,6 +156,8 @@ class Parameter:
         self.structural = structural
         self.min = min
         self.max = max
+        self.min_exclusive = bool(min_exclusive)
+        self.max_exclusive = bool(max_exclusive)
         #: False: the value is a start guess; the parameter is computed at initialisation
         #: together with the initial values, from the model's initial equations or fixed
         #: start values (Modelica ``parameter Real L(fixed=false)``), and is a constant of
@@ -154,8 +170,12 @@ class Parameter:
                 "is initialised).")
 
     def bounds_text(self) -> str:
-        """The admissible range as text, e.g. '>= 0' ('' when unbounded)."""
-        return _range_text(self.min, self.max)
+        """The admissible range as text, e.g. '>= 0' or '> 0' ('' when unbounded)."""
+        return _range_text(self.min, self.max, self.min_exclusive, self.max_exclusive)
+
+    def admits(self, value: float) -> bool:
+        """Whether the number ``value`` lies within the declared bounds."""
+        return _within(value, self.min, self.max, self.min_exclusive, self.max_exclusive)
 
     def __repr__(self) -> str:
         return f"Parameter({self.default!r}, unit={self.unit!r})"
@@ -173,9 +193,11 @@ class Input(Parameter):
 
     def __init__(self, default: float = 0.0, *, unit: str | None = None,
                  description: str = "", min: float | None = None,
-                 max: float | None = None) -> None:
+                 max: float | None = None, min_exclusive: bool = False,
+                 max_exclusive: bool = False) -> None:
         super().__init__(float(default), unit=unit, description=description, structural=False,
-                         min=min, max=max)
+                         min=min, max=max, min_exclusive=min_exclusive,
+                         max_exclusive=max_exclusive)
 
     def __repr__(self) -> str:
         return f"Input({self.default!r}, unit={self.unit!r})"
@@ -191,10 +213,14 @@ def as_computed(decl: Any, marker: Parameter, full: str) -> Parameter:
             f"'{full}' is given as a Parameter(...) object, which only a numeric parameter "
             "can be (to make it fixed=False: computed at initialisation). Give a number, or "
             "declare a Parameter(..., fixed=False) in the enclosing model.")
+    low = (decl.min, decl.min_exclusive) if marker.min is None else (marker.min,
+                                                                      marker.min_exclusive)
+    high = (decl.max, decl.max_exclusive) if marker.max is None else (marker.max,
+                                                                      marker.max_exclusive)
     return Parameter(marker.default, unit=marker.unit or decl.unit,
                      description=marker.description or decl.description,
-                     min=decl.min if marker.min is None else marker.min,
-                     max=decl.max if marker.max is None else marker.max, fixed=marker.fixed)
+                     min=low[0], max=high[0], fixed=marker.fixed, min_exclusive=low[1],
+                     max_exclusive=high[1])
 
 
 def as_input(decl: Any, marker: Input, full: str) -> Input:
@@ -221,22 +247,106 @@ def as_input(decl: Any, marker: Input, full: str) -> Input:
 
 
 def check_bounds(name: str, value: float, low: float | None, high: float | None,
-                 description: str = "") -> None:
-    """Raise ParameterError when ``value`` lies outside the declared ``[low, high]``.
+                 description: str = "", *, low_exclusive: bool = False,
+                 high_exclusive: bool = False) -> None:
+    """Raise ParameterError when ``value`` lies outside the declared ``[low, high]`` (a bound
+    excluded when ``low_exclusive``/``high_exclusive``).
 
     Declared bounds are the physically possible values of a parameter (Modelica's ``min`` and
     ``max`` attributes, e.g. a mass ``>= 0``): a value outside them is a mistake, not a model.
     """
-    if (low is None or value >= low) and (high is None or value <= high):
+    if _within(value, low, high, low_exclusive, high_exclusive):
         return
     what = f" ({description})" if description else ""
     raise ParameterError(f"Parameter '{name}'{what} is {value:g}, but it must be "
-                         f"{_range_text(low, high)}: give a value in that range.")
+                         f"{_range_text(low, high, low_exclusive, high_exclusive)}: give a "
+                         "value in that range.")
 
 
-def _range_text(low: float | None, high: float | None) -> str:
-    return " and ".join(([f">= {low:g}"] if low is not None else [])
-                        + ([f"<= {high:g}"] if high is not None else []))
+def _within(value: float, low: float | None, high: float | None, low_exclusive: bool = False,
+            high_exclusive: bool = False) -> bool:
+    above = low is None or (value > low if low_exclusive else value >= low)
+    below = high is None or (value < high if high_exclusive else value <= high)
+    return above and below
+
+
+def _range_text(low: float | None, high: float | None, low_exclusive: bool = False,
+                high_exclusive: bool = False) -> str:
+    return " and ".join(([f"{'>' if low_exclusive else '>='} {low:g}"] if low is not None
+                         else [])
+                        + ([f"{'<' if high_exclusive else '<='} {high:g}"] if high is not None
+                           else []))
+
+
+def check_structural(value: Any, name: str, owner: str, decl: Parameter) -> None:
+    # name: the parameter's full dotted name (rev.n); owner: the component ("Revolute 'rev'")
+    """Check the value of a structural parameter that is (or should be) numeric: a number or a
+    vector of numbers must be finite and within the declared bounds, and where the declared
+    default is numeric a string is refused (``n=("a", 0, 1)``), naming the parameter.
+
+    Structural numbers (joint axes, inertias, shapes) become constants of the equations, so a
+    NaN would surface as an equation sympy evaluated to False, and a string as a ValueError
+    from inside ``equations()``. Values of other types (a function, a part, a keyword) are the
+    component's business and pass unchecked.
+    """
+    where = f"Parameter '{name}' of {owner}"
+    default = decl.default
+    numeric_default = _is_real(default) or (
+        isinstance(default, (list, tuple, np.ndarray)) and len(default) > 0
+        and all(_is_real(v) for v in np.asarray(default, dtype=object).ravel()))
+    if isinstance(value, (str, bytes)):
+        if numeric_default:
+            raise ParameterError(f"{where} is a number{' vector' * (not _is_real(default))}, but "
+                                 f"it was given the string {value!r}: give "
+                                 f"{'a number' if _is_real(default) else 'numbers'}.")
+        return
+    if isinstance(value, (list, tuple, np.ndarray)):
+        items = list(np.asarray(value, dtype=object).ravel()) if not any(
+            isinstance(v, (list, tuple, np.ndarray)) for v in value) else _leaves(value)
+        texts = [v for v in items if isinstance(v, (str, bytes))]
+        if texts and (numeric_default or any(_is_real(v) for v in items)):
+            raise ParameterError(f"{where} is a vector of numbers, but it was given "
+                                 f"{_shown(value)}, which contains the string {texts[0]!r}: "
+                                 "give numbers only.")
+    elif _is_real(value):
+        items = [value]
+    else:
+        return
+    for k, item in enumerate(items):
+        if not _is_real(item):
+            continue
+        number = float(item)
+        label = name if len(items) == 1 and _is_real(value) else f"{name}[{k}]"
+        if not math.isfinite(number):
+            within = "" if _is_real(value) else f" in {_shown(value)}"
+            raise ParameterError(f"{where} is not finite ({label} = {number!r}{within}): give "
+                                 "a finite real number.")
+        if not _within(number, decl.min, decl.max, decl.min_exclusive, decl.max_exclusive):
+            what = f" ({decl.description})" if decl.description else ""
+            shown = f"{label} = {number:g}" if label != name else f"{number:g}"
+            raise ParameterError(
+                f"Parameter '{name}'{what} of {owner} is {shown}, but it must be "
+                f"{decl.bounds_text()}: give a value in that range.")
+
+
+def _is_real(value: Any) -> bool:
+    """A real number (not a bool, which is a structural switch)."""
+    if isinstance(value, bool) or isinstance(value, np.bool_):
+        return False
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return True
+    return isinstance(value, sp.Basic) and value.is_Number and value.is_real is True
+
+
+def _leaves(value: Any) -> list:
+    out: list = []
+    for v in value:
+        out.extend(_leaves(v) if isinstance(v, (list, tuple, np.ndarray)) else [v])
+    return out
+
+
+def _shown(value: Any) -> str:
+    return repr(tuple(value)) if isinstance(value, np.ndarray) else repr(value)
 
 
 # --------------------------------------------------------------------------------------------

@@ -23,12 +23,12 @@ singly or as lists, which is how models with a size parameter are written.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from ..base.errors import ModelDefinitionError, ParameterError, did_you_mean
+from .construction import MAX_NESTING, binding_level, guard_construction
 from .declarations import (
     MISSING,
     BoundParameter,
@@ -42,9 +42,11 @@ from .declarations import (
     as_input,
     as_number,
     check_bounds,
+    check_structural,
     make_symbol,
     sets_start,
 )
+from .rules import check_rules, class_rules
 
 # --------------------------------------------------------------------------------------------
 # Components and connectors
@@ -92,36 +94,10 @@ def _shadows(before, after) -> bool:
         _declaration_kind(before) != _declaration_kind(after)
 
 
-# Deepest nesting of parts a model may have. Deeper nesting is a component that contains or
-# builds itself without end (Python would stop with a RecursionError from deep inside).
-MAX_NESTING = 100
-_construction_depth = [0]
-
-
-def _guard_construction(init):
-    """Wrap a component class's ``__init__`` so that endless self-construction is reported."""
-
-    @functools.wraps(init)
-    def guarded(self, *args, **kwargs):
-        _construction_depth[0] += 1
-        try:
-            if _construction_depth[0] > MAX_NESTING:
-                raise ModelDefinitionError(
-                    f"{type(self).__name__} builds itself recursively: creating it creates parts "
-                    f"nested more than {MAX_NESTING} deep. A component cannot contain an instance "
-                    "of itself; build repeated structures as a list of parts (see the chain "
-                    "examples) or stop the recursion with a size parameter.")
-            return init(self, *args, **kwargs)
-        except RecursionError:
-            raise ModelDefinitionError(
-                f"{type(self).__name__} builds itself recursively (Python's recursion limit was "
-                "reached while creating it): a component cannot contain an instance of itself; "
-                "build repeated structures as a list of parts.") from None
-        finally:
-            _construction_depth[0] -= 1
-
-    guarded._acausal_guarded = True
-    return guarded
+# Construction: endless self-construction reported, deep legal nesting allowed (the recursion
+# limit raised as it deepens), and errors raised while a part is created named by its path; see
+# acausal.language.construction. _guard_construction is kept under its old name.
+_guard_construction = guard_construction
 
 
 def _reserved(cls: type, key: str) -> bool:
@@ -249,6 +225,8 @@ class Node:
             if isinstance(decl, Parameter):
                 value = decl.default if override is MISSING else override
                 if decl.structural:
+                    check_structural(value, full, f"{type(self).__name__} '{path}'" if path
+                                     else f"{type(self).__name__} (the model)", decl)
                     object.__setattr__(self, name, value)
                     continue
                 if value is None:
@@ -258,7 +236,9 @@ class Node:
                                     decl.default)
                 for k, item in enumerate(number if isinstance(number, tuple) else (number,)):
                     label = full if not isinstance(number, tuple) else f"{full}[{k}]"
-                    check_bounds(label, item, decl.min, decl.max, decl.description)
+                    check_bounds(label, item, decl.min, decl.max, decl.description,
+                                 low_exclusive=decl.min_exclusive,
+                                 high_exclusive=decl.max_exclusive)
                 shape = (len(number),) if isinstance(number, tuple) else ()
                 symbol = make_symbol(full, shape)
                 parameters.append(BoundParameter(full, symbol, number, decl, self))
@@ -274,19 +254,28 @@ class Node:
             else:  # a sub-component, a connector, or a list of them
                 template = decl if override is MISSING else override
                 if isinstance(template, Node):
-                    child = template if (name in instance_level and override is MISSING) \
-                        else template._fresh_copy()
+                    own = name in instance_level and override is MISSING
+                    child = template if own else template._fresh_copy()
                     object.__setattr__(child, "_parent", self)
-                    child._bind(full)
+                    _bind_child(child, full, None if own else template)
                     children.append(child)
                     object.__setattr__(self, name, child)
                 else:
+                    if not (isinstance(template, (list, tuple))
+                            and all(isinstance(item, Node) for item in template)):
+                        # an override such as Mass(flange_a=3.0): a TypeError below otherwise
+                        kind = "connector" if isinstance(decl, Connector) else "part"
+                        raise ModelDefinitionError(
+                            f"'{full}' is a {kind} of {type(self).__name__}, but it was given "
+                            f"{template!r} ({name}={template!r}): give a {type(decl).__name__} "
+                            "or leave it out; connectors are joined by connect(a, b) in "
+                            "connections(), not by a value.")
                     bound = []
+                    own = name in instance_level and override is MISSING
                     for i, item in enumerate(template):
-                        child = item if (name in instance_level and override is MISSING) \
-                            else item._fresh_copy()
+                        child = item if own else item._fresh_copy()
                         object.__setattr__(child, "_parent", self)
-                        child._bind(f"{full}[{i}]")
+                        _bind_child(child, f"{full}[{i}]", None if own else item)
                         bound.append(child)
                     children.extend(bound)
                     object.__setattr__(self, name, bound)
@@ -294,6 +283,13 @@ class Node:
         object.__setattr__(self, "_parameters", parameters)
         object.__setattr__(self, "_children", children)
         object.__setattr__(self, "_outers", outers)
+
+    def parameter_values(self) -> dict[str, Any]:
+        """The value of each parameter of this bound node, by name: a structural parameter's
+        value, a numeric parameter's number (a tuple for a vector)."""
+        numbers = {bp.name.rpartition(".")[2]: bp.number for bp in self._parameters}
+        return {name: numbers[name] if name in numbers else getattr(self, name, decl.default)
+                for name, decl in self._declarations().items() if isinstance(decl, Parameter)}
 
     @classmethod
     def declarations(cls) -> dict[str, Any]:
@@ -321,6 +317,27 @@ class Node:
     def __repr__(self) -> str:
         where = f" at '{self._path}'" if self._path else ""
         return f"<{type(self).__name__}{where}>"
+
+
+# Components without an __init__ of their own are created by Node.__init__: guarded too, so
+# that every component under construction is one level (and its errors name it).
+Node.__init__ = _guard_construction(Node.__init__)
+
+
+def _bind_child(child: Node, path: str, template: Node | None) -> None:
+    """Bind ``child`` at ``path``; ``template`` is the declaration it was copied from (None for
+    a part created in ``__init__``, which is bound itself)."""
+    with binding_level(template) as fresh:
+        if not fresh:
+            # binding copies a template; the same template further up: a class that contains
+            # an instance of itself (directly or through its parts), copied without end
+            raise ModelDefinitionError(
+                f"{type(child).__name__} '{path}' contains itself: the declaration it is copied "
+                f"from is being copied already further up ('{path.rpartition('.')[0]}' was "
+                "made from it too), so binding would create parts without end. A component "
+                "cannot contain an instance of itself; build repeated structures in __init__ "
+                "with a size parameter.")
+        child._bind(path)
 
 
 class Connector(Node):
@@ -381,6 +398,32 @@ class Component(Node):
     def initial_equations(self) -> Iterable:
         return []
 
+    def structural_advice(self) -> str:
+        """Advice that a structural error quotes when it names this bound component's
+        variables ('' for none): what in its parameters or connections makes the equations
+        singular (e.g. a free body without inertia). Override it to give such advice; it may
+        use ``is_root`` and the component's values."""
+        return ""
+
+    #: Validity rules of the parameters (:class:`~acausal.language.rules.Rule`), checked when the
+    #: model is flattened; the rules of the base classes apply too.
+    parameter_rules: tuple = ()
+
+    def check_parameters(self) -> None:
+        """Check this bound component's parameters: its classes' ``parameter_rules``. Called by
+        the compiler after binding and the connection graph (``is_root`` is known), before
+        ``equations()``; a broken rule raises a ParameterError that names the component's path,
+        the parameters and the rule. Override it (calling ``super().check_parameters()``) for a
+        check no rule can state; raise :class:`~acausal.errors.ParameterError` naming
+        ``self.path``."""
+        rules = class_rules(type(self))
+        if not rules:
+            return
+        computed = {bp.name.rpartition(".")[2] for bp in self._parameters if not bp.decl.fixed}
+        where = f"{type(self).__name__} '{self._path}'" if self._path \
+            else f"{type(self).__name__} (the model)"
+        check_rules(where, rules, self.parameter_values(), computed)
+
     def events(self) -> Iterable:
         """``When`` clauses of this component (state events, time events)."""
         return []
@@ -418,7 +461,12 @@ def register_compiler(compile_function: Callable[..., Any]) -> None:
 
 
 def _resolve_outers(root: Component) -> None:
-    """Point every ``Outer`` declaration at the nearest enclosing instance of its class."""
+    """Point every ``Outer`` declaration at the nearest enclosing instance of its class.
+
+    Modelica's rule: an ``outer`` element refers to the ``inner`` one of the nearest enclosing
+    level that has one, so a sub-model's own World overrides the model's for its parts. Two
+    instances at that one level would be ambiguous (bodies would silently take the first, with
+    its gravity): that is refused, naming both."""
     stack: list[Node] = [root]
     while stack:
         node = stack.pop()
@@ -427,10 +475,18 @@ def _resolve_outers(root: Component) -> None:
             found = None
             anc = node
             while anc is not None and found is None:
-                for child in anc._children:
-                    if isinstance(child, decl.cls) and child is not node:
-                        found = child
-                        break
+                matches = [child for child in anc._children
+                           if isinstance(child, decl.cls) and child is not node]
+                if len(matches) > 1:
+                    level = f"'{anc.path}'" if anc.path else "the model"
+                    raise ModelDefinitionError(
+                        f"{type(node).__name__} '{node.path}' uses the {decl.cls.__name__} of "
+                        f"an enclosing level (Outer({decl.cls.__name__}), Modelica outer), but "
+                        f"{level} has {len(matches)} of them: "
+                        + ", ".join(f"'{m.path}'" for m in matches)
+                        + f". Which one it means is ambiguous: keep one {decl.cls.__name__} per "
+                        "level (a sub-model may have its own, which then serves its parts).")
+                found = matches[0] if matches else None
                 anc = getattr(anc, "_parent", None)
             if found is None:
                 found = _default_inner(root, decl.cls)
@@ -461,11 +517,15 @@ class Connection:
 
 def connect(a: Connector, b: Connector) -> Connection:
     """Connect two connectors of the same kind: potentials become equal, flows sum to zero."""
-    for c in (a, b):
+    for k, c in enumerate((a, b)):
         if not isinstance(c, Connector):
-            raise ModelDefinitionError(f"connect() takes connectors, got {c!r}: connect the "
-                                       "component's connector (e.g. body.frame_a), not the "
-                                       "component or a variable.")
+            # name both arguments: the connector given with the wrong one locates the connect()
+            shown = [x._path if isinstance(x, Node) and x._path else repr(x) for x in (a, b)]
+            raise ModelDefinitionError(
+                f"connect({shown[0]}, {shown[1]}): the {('first', 'second')[k]} argument is "
+                f"{c!r} ({type(c).__name__}), not a connector. connect() takes two connectors "
+                "(e.g. connect(self.mass.flange_a, self.spring.flange_b)), not a component, a "
+                "variable or a number.")
     if a is b:
         where = a._path if a._path is not None else type(a).__name__
         raise ModelDefinitionError(f"connect({where}, {where}) connects a connector with itself, "

@@ -4,6 +4,7 @@ specification, section 9.4: ``Connections.branch``, ``root``, ``potentialRoot``,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,10 +39,13 @@ class Overdetermined:
         ``a`` and ``b`` map each name to its bound value (a symbol or a sympy column Matrix).
     loop_hint:
         Advice that an error quotes when a loop's residue is redundant (its equations are
-        dependent, e.g. a planar loop of 3-D joints): what the user should do about it.
+        dependent, e.g. a planar loop of 3-D joints): what the user should do about it. A
+        text, or a function ``loop_hint(components) -> str`` of the components that state the
+        loop's branches (in order), called only when such an error is raised: advice that
+        depends on the loop (a planar loop of 3-D joints or a spatial one).
     """
 
-    def __init__(self, *names: str, residue, loop_hint: str = "") -> None:
+    def __init__(self, *names: str, residue, loop_hint: str | Callable[[list], str] = "") -> None:
         if not names or not callable(residue):
             raise ModelDefinitionError("Overdetermined(*names, residue=function): give the "
                                        "record's potential names and its residue function.")

@@ -119,6 +119,29 @@ def Eq(lhs, rhs) -> sp.Equality:  # noqa: N802 - mirrors sympy.Eq
     return sp.Equality(lhs, rhs, evaluate=False)
 
 
+class UnitFree:
+    """A relation the compiler's unit check leaves out: see :func:`unit_free`."""
+
+    __slots__ = ("relation",)
+
+    def __init__(self, relation: object) -> None:
+        self.relation = relation
+
+    def __repr__(self) -> str:
+        return f"unit_free({self.relation!r})"
+
+
+def unit_free(relation: object) -> UnitFree:
+    """Mark an equation (a relation, or a matrix relation) of ``equations()`` or
+    ``initial_equations()`` as exempt from the unit check: an empirical law whose terms cannot
+    have consistent units (a fitted polynomial in a speed, a friction curve in mixed units).
+    Everything else about it is as without the mark. Prefer declaring units that make the law
+    consistent (a coefficient in N.s2/m2); see docs/user_guide.md, "Units"."""
+    if isinstance(relation, UnitFree):
+        return relation
+    return UnitFree(relation)
+
+
 def sum_of(terms) -> sp.Expr:
     """The sum of scalar expressions, unevaluated (kept in order, nothing combined).
 

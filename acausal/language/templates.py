@@ -49,7 +49,8 @@ class Template:
     """The equations of the first instance of a kind of component."""
 
     symbols: list[sp.Symbol]  # the first instance's subtree symbols, in binding order
-    equations: list[tuple[sp.Expr, Any, int, bool]]  # residual, display, number, plain
+    # residual, display, number, plain, unit-checked (see flatten's _component_equations)
+    equations: list[tuple[sp.Expr, Any, int, bool, bool]]
 
 
 class _Unshared(Exception):
@@ -107,13 +108,13 @@ class TemplateCache:
 
     def record(self, key: tuple, comp: Component, equations: list[tuple]) -> None:
         """Make the template of ``key`` from ``comp``'s equations (residual, display, number,
-        plain), or remember that this kind stays per instance."""
+        plain, unit-checked), or remember that this kind stays per instance."""
         symbols = subtree_symbols(comp)
         allowed = set(symbols)
         allowed.add(time)
         for node in _outside_nodes(comp):
             allowed.update(subtree_symbols(node))
-        for residual, display, _, _ in equations:
+        for residual, display, *_ in equations:
             if not residual.free_symbols <= allowed:
                 self.templates[key] = None
                 return
@@ -127,7 +128,7 @@ class TemplateCache:
         """The template's equations in the symbols of ``comp``."""
         mapping = dict(zip(template.symbols, subtree_symbols(comp), strict=True))
         return [(substituted(r, mapping), LazyRenamed(d, mapping) if d is not None else None,
-                 number, plain) for r, d, number, plain in template.equations]
+                 number, plain, checked) for r, d, number, plain, checked in template.equations]
 
 
 class LazyRenamed:

@@ -69,7 +69,7 @@ class _CoulombJointFriction:
     """Parameters and the reaction read by the Coulomb friction joints."""
 
     mu = Parameter(0.2, min=0.0, unit="1", description="Coulomb friction coefficient")
-    v_reg = Parameter(1e-3, min=0.0, unit="m/s",
+    v_reg = Parameter(1e-3, min=0.0, min_exclusive=True, unit="m/s",
                       description="regularisation speed of the sign (surface slip speed)")
     regularization = Parameter("tanh", structural=True, description="'tanh' or 'linear'")
     solution = Parameter("simultaneous", structural=True,
@@ -143,7 +143,7 @@ class RevoluteWithCoulombFriction(_CoulombJointFriction, Revolute):
     ``friction_torque = T_F sgn_reg(R w)``, ``tau = tau_drive - friction_torque``.
     """
 
-    R = Parameter(0.01, min=0.0, unit="m", description="pin radius R")
+    R = Parameter(0.01, min=0.0, min_exclusive=True, unit="m", description="pin radius R")
     mu_END = Parameter(0.0, min=0.0, unit="1", description="end-face friction coefficient")
     R_END = Parameter(0.01, min=0.0, unit="m", description="effective end-face radius R_END")
 
@@ -178,7 +178,8 @@ class CylindricalWithCoulombFriction(_CoulombJointFriction, Cylindrical):
     _prismatic_class = _OwnerDrivenPrismatic
     _revolute_class = _OwnerDrivenRevolute
 
-    R = Parameter(0.01, min=0.0, unit="m", description="radius R of the sleeve")
+    R = Parameter(0.01, min=0.0, min_exclusive=True, unit="m",
+                  description="radius R of the sleeve")
 
     radial_force = Variable(unit="N", description="F_RADIAL = |F_perp|_eps")
     friction_force = Variable(unit="N", description="axial friction force, resisting (sign of v)")
@@ -204,7 +205,7 @@ class SphericalWithCoulombFriction(_CoulombJointFriction, Spherical):
     velocity: ``T = mu R (F_RADIAL + alpha F_AXIAL) u`` (module docstring), applied as
     ``b.t = T`` (frame_b), ``a.t = -T_a T_b' b.t``."""
 
-    R = Parameter(0.01, min=0.0, unit="m", description="ball radius R")
+    R = Parameter(0.01, min=0.0, min_exclusive=True, unit="m", description="ball radius R")
     alpha = Parameter(1.0, min=0.0, max=1.0, unit="1",
                       description="weight of the axial force (alpha <= 1)")
 

@@ -38,7 +38,8 @@ class LineForceBase(Component):
         (the same for frame_b)
     """
 
-    s_small = Parameter(1e-10, unit="m", description="guard against division by a zero length")
+    s_small = Parameter(1e-10, unit="m", min=0.0, min_exclusive=True,
+                        description="guard against division by a zero length (> 0)")
     fixed_rotation_at_frame_a = Parameter(False, description="frame_a has the world's "
                                           "orientation (a root): use when nothing else orients it")
     fixed_rotation_at_frame_b = Parameter(False, description="the same for frame_b")
@@ -103,7 +104,8 @@ class _LineMass(LineForceBase):
     declarations :meth:`LineForceBase.line_load` needs)."""
 
     m = Parameter(0.0, structural=True, unit="kg", min=0.0, description="mass on the line")
-    length_fraction = Parameter(0.5, structural=True, unit="1",
+    # MultiBody's LineForceWithMass: lengthFraction(final min=0, final max=1)
+    length_fraction = Parameter(0.5, structural=True, unit="1", min=0.0, max=1.0,
                                 description="position of the mass: fraction of the length")
     world = Outer(World)
     r_CM_0 = Variable(shape=3, unit="m", description="position of the mass (0 without mass)")
@@ -330,8 +332,10 @@ class LineForceWithTwoMasses(LineForceBase):
 
     m_a = Parameter(0.0, structural=True, unit="kg", min=0.0, description="mass near frame_a")
     m_b = Parameter(0.0, structural=True, unit="kg", min=0.0, description="mass near frame_b")
-    L_a = Parameter(0.0, structural=True, unit="m", description="m_a's distance from frame_a")
-    L_b = Parameter(0.0, structural=True, unit="m", description="m_b's distance from frame_b")
+    L_a = Parameter(0.0, structural=True, unit="m", min=0.0,
+                    description="m_a's distance from frame_a")
+    L_b = Parameter(0.0, structural=True, unit="m", min=0.0,
+                    description="m_b's distance from frame_b")
     world = Outer(World)
     flange_a = translational.Flange()
     flange_b = translational.Flange()

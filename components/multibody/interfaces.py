@@ -23,14 +23,10 @@ from acausal import Connector, Flow, Overdetermined, Potential
 from acausal.errors import ParameterError
 from acausal.library.rotations import matrix, orientation_residue
 
-_IDENTITY = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+# the advice for a structural error in a loop of frames: planar or spatial (see .loops)
+from .loops import LOOP_HINT, loop_advice  # noqa: F401 - LOOP_HINT: its documented place
 
-LOOP_HINT = (
-    "A kinematic loop whose joints all move in one plane (e.g. a planar four-bar of Revolute "
-    "joints with parallel axes) constrains the rotation out of the plane twice: the loop's "
-    "closing equations are dependent. Replace one Revolute of the loop by "
-    "RevolutePlanarLoopConstraint (it leaves out the redundant constraints), or make one joint "
-    "spherical or universal as a spatial mechanism would.")
+_IDENTITY = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 
 
 def _orientation_residue(a, b):
@@ -48,7 +44,8 @@ class Frame(Connector):
                   description="angular velocity resolved in the frame (MultiBody R.w)")
     f = Flow(shape=3, unit="N", description="cut force resolved in the frame")
     t = Flow(shape=3, unit="N.m", description="cut torque resolved in the frame")
-    overdetermined = Overdetermined("T", "w", residue=_orientation_residue, loop_hint=LOOP_HINT)
+    overdetermined = Overdetermined("T", "w", residue=_orientation_residue,
+                                   loop_hint=loop_advice)
 
 
 def T(frame) -> sp.Matrix:  # noqa: N802 - MultiBody's name

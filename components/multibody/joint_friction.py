@@ -115,10 +115,12 @@ class _PinFriction(_FrictionWork, JointFrictionAttributes):
     friction_arm = Parameter(1e-3, min=0.0, unit="m",
                              description="arm R_n of the axial thrust on the pin's end faces "
                              "(MotionSolve 1 mm)")
-    bending_reaction_arm = Parameter(1e-3, min=0.0, unit="m",
+    # divisors of the normal force's terms: > 0 (0 gave a NaN at initialisation)
+    bending_reaction_arm = Parameter(1e-3, min=0.0, min_exclusive=True, unit="m",
                                      description="arm R_b that turns the bending moment into a "
                                      "force pair (MotionSolve 1 mm)")
-    pin_radius = Parameter(1e-3, min=0.0, unit="m", description="pin radius R_p (MotionSolve 1 mm)")
+    pin_radius = Parameter(1e-3, min=0.0, min_exclusive=True, unit="m",
+                           description="pin radius R_p (MotionSolve 1 mm)")
 
     n_radial = Variable(unit="N", description="radial load on the pin |f_perp|_0")
     n_axial = Variable(unit="N", description="axial thrust as a pin-surface force "
@@ -188,12 +190,13 @@ class _SlidingContact(_FrictionWork, JointFrictionAttributes):
     """The overlap of a sliding joint (translational and cylindrical)."""
 
     force_preload = Parameter(0.0, unit="N", description="friction force preload F_pre")
-    initial_overlap = Parameter(1.0, min=0.0, unit="m",
+    initial_overlap = Parameter(1.0, min=0.0, min_exclusive=True, unit="m",
                                 description="initial overlap X_s0 of the sliding parts "
                                 "(MotionSolve 1000 mm)")
     overlap_delta = Parameter("Constant", structural=True,
                               description="'Constant', 'Increase' or 'Decrease'")
-    min_overlap = Parameter(1e-6, min=0.0, unit="m", description="lower clamp of the overlap")
+    min_overlap = Parameter(1e-6, min=0.0, min_exclusive=True, unit="m",
+                            description="lower clamp of the overlap")
 
     n_radial = Variable(unit="N", description="radial (normal) load |f_perp|_0")
     n_bending = Variable(unit="N", description="bending moment as a force pair |t_perp/X_s|_0")
@@ -244,7 +247,7 @@ class PrismaticWithFriction(_SlidingContact, Prismatic):
 
     FRICTION_INPUTS = ("preload", "reaction_force", "bending_moment", "torsional_moment")
 
-    reaction_arm = Parameter(1e-3, min=0.0, unit="m",
+    reaction_arm = Parameter(1e-3, min=0.0, min_exclusive=True, unit="m",
                              description="arm R_n of the torsional moment about the axis "
                              "(MotionSolve 1 mm)")
 
@@ -309,7 +312,8 @@ class CylindricalWithFriction(_SlidingContact, Cylindrical):
     _revolute_class = _OwnerDrivenRevolute
 
     torque_preload = Parameter(0.0, unit="N.m", description="friction torque preload T_pre")
-    pin_radius = Parameter(1e-3, min=0.0, unit="m", description="pin radius R_p (MotionSolve 1 mm)")
+    pin_radius = Parameter(1e-3, min=0.0, min_exclusive=True, unit="m",
+                           description="pin radius R_p (MotionSolve 1 mm)")
 
     normal_force_axial = Variable(unit="N", description="load limiting the axial friction")
     normal_force_circ = Variable(unit="N", description="load limiting the circumferential "
@@ -382,7 +386,7 @@ class SphericalWithFriction(_FrictionWork, JointFrictionAttributes, Spherical):
     SLIP_DIRECTIONS = 3
 
     torque_preload = Parameter(0.0, unit="N.m", description="friction torque preload T_pre")
-    ball_radius = Parameter(1e-3, min=0.0, unit="m",
+    ball_radius = Parameter(1e-3, min=0.0, min_exclusive=True, unit="m",
                             description="ball radius R_ball (MotionSolve 1 mm)")
 
     w_rel = Variable(shape=3, unit="rad/s",

@@ -43,6 +43,13 @@ from acausal.library.rotations import (
 )
 
 from .. import rotational, translational
+from .checks import (
+    axis_rule,
+    not_parallel_rule,
+    numeric_vector,
+    sequence_rule,
+    valid_sequence,
+)
 from .interfaces import Frame, T, resolve1, vector_equations
 from .world import World
 
@@ -98,6 +105,7 @@ class Revolute(Component):
                                                         "phi_offset + phi)")
     frame_a = Frame()
     frame_b = Frame()
+    parameter_rules = (axis_rule("n"),)
     phi = Variable(start=0.0, unit="rad", state_priority=10,
                    description="relative rotation angle from frame_a to frame_b")
     w = Variable(start=0.0, unit="rad/s", state_priority=10, description="D(phi)")
@@ -162,6 +170,7 @@ class Prismatic(Component):
     s_offset = Parameter(0.0, unit="m", description="offset (relative distance s_offset + s)")
     frame_a = Frame()
     frame_b = Frame()
+    parameter_rules = (axis_rule("n"),)
     s = Variable(start=0.0, unit="m", state_priority=10,
                  description="relative distance from frame_a to frame_b along the axis")
     v = Variable(start=0.0, unit="m/s", state_priority=10, description="D(s)")
@@ -258,6 +267,8 @@ class Spherical(Component):
                                       description="axes of the angle states phi")
     frame_a = Frame()
     frame_b = Frame()
+    parameter_rules = (sequence_rule("sequence_start"), sequence_rule(
+        "sequence_angle_states", (("enforce_states", "use_quaternions"), lambda e, q: e and not q)))
 
     def __init__(self, **overrides):
         super().__init__(**overrides)
@@ -265,9 +276,12 @@ class Spherical(Component):
             return
         seq = overrides.get("sequence_start", (1, 2, 3))
         angles = overrides.get("angles_start", (0.0, 0.0, 0.0))
+        if not (valid_sequence(seq) and numeric_vector(angles)):
+            seq, angles = (1, 2, 3), (0.0, 0.0, 0.0)  # the parameters' checks name the value
+        w_start = overrides.get("w_rel_a_start", (0.0, 0.0, 0.0))
         # MultiBody's w_rel: relative angular velocity resolved in frame_b, start R_rel w_a
         w0 = np.array(start_rotation(seq, angles).evalf(), dtype=float) @ np.asarray(
-            overrides.get("w_rel_a_start", (0.0, 0.0, 0.0)), dtype=float)
+            w_start if numeric_vector(w_start) else (0.0, 0.0, 0.0), dtype=float)
         if "w_rel" not in self._class_declarations():  # a joint with friction declares it
             self.w_rel = Variable(shape=3, start=tuple(w0), unit="rad/s", state_priority=10,
                                   description="angular velocity of frame_b relative to "
@@ -278,10 +292,10 @@ class Spherical(Component):
                               state_priority=9, description="relative orientation "
                               "quaternion, frame_a to frame_b (scalar last)")
             return
-        states = tuple(int(k) for k in overrides.get("sequence_angle_states", (1, 2, 3)))
-        valid = len(states) == 3 and states[0] != states[1] != states[2]  # else equations() says
-        self.phi = Variable(shape=3, start=angles_in_sequence(seq, angles, states) if valid
-                            else 0.0, unit="rad",
+        states = overrides.get("sequence_angle_states", (1, 2, 3))
+        valid = valid_sequence(states)  # else the parameter rule says
+        self.phi = Variable(shape=3, start=angles_in_sequence(
+            seq, angles, tuple(int(k) for k in states)) if valid else 0.0, unit="rad",
                             state_priority=10, description="angles about "
                             "sequence_angle_states, frame_a to frame_b")
         self.phi_d = Variable(shape=3, start=0.0, unit="rad/s", state_priority=10,
@@ -373,6 +387,9 @@ class Universal(Component):
     w_b = Variable(start=0.0, unit="rad/s", state_priority=10, description="D(phi_b)")
     a_a = Variable(unit="rad/s2", description="D(w_a)")
     a_b = Variable(unit="rad/s2", description="D(w_b)")
+    parameter_rules = (axis_rule("n_a"), axis_rule("n_b"), not_parallel_rule(
+        "n_a", "n_b", "rotations about parallel axes are one rotation (the joint would lose a "
+        "degree of freedom; its equations would be singular)"))
 
     #: classes of the two revolutes (a subclass with friction lets its owner state one's torque)
     _revolute_a_class = Revolute
@@ -415,6 +432,7 @@ class Cylindrical(Component):
     phi = Variable(start=0.0, unit="rad", state_priority=10, description="angle about n")
     w = Variable(start=0.0, unit="rad/s", state_priority=10, description="D(phi)")
     wd = Variable(unit="rad/s2", description="D(w)")
+    parameter_rules = (axis_rule("n"),)
 
     #: classes of the two parts (a subclass with friction lets its owner state their loads)
     _prismatic_class = Prismatic
@@ -491,18 +509,22 @@ class FreeMotion(Component):
     w_rel_b = Variable(shape=3, start=0.0, unit="rad/s", state_priority=10,
                        description="relative angular velocity, resolved in frame_b")
 
+    parameter_rules = (sequence_rule("sequence_start"), sequence_rule(
+        "sequence_angle_states", (("enforce_states", "use_quaternions"), lambda e, q: e and not q)))
+
     def __init__(self, **overrides):
         super().__init__(**overrides)
-        if "angles_start" in overrides:
-            seq = overrides.get("sequence_start", (1, 2, 3))
+        seq = overrides.get("sequence_start", (1, 2, 3))
+        # a bad sequence or angle is left to the parameters' checks, which name the joint
+        if "angles_start" in overrides and valid_sequence(seq) \
+                and numeric_vector(overrides["angles_start"]):
             if "Q" not in overrides:
                 self._overrides["Q"] = Variable(start=start_quaternion(
                     seq, overrides["angles_start"]))
-            states = tuple(int(k) for k in overrides.get("sequence_angle_states", (1, 2, 3)))
-            # a bad sequence is reported by equations(), with the joint's path
-            if "phi" not in overrides and len(states) == 3 and states[0] != states[1] != states[2]:
+            states = overrides.get("sequence_angle_states", (1, 2, 3))
+            if "phi" not in overrides and valid_sequence(states):
                 self._overrides["phi"] = Variable(start=angles_in_sequence(
-                    seq, overrides["angles_start"], states))
+                    seq, overrides["angles_start"], tuple(int(k) for k in states)))
 
     def connections(self):
         return [branch(self.frame_a, self.frame_b)] if self.enforce_states else []
@@ -571,6 +593,7 @@ class RevolutePlanarLoopConstraint(Component):
                   description="axis of rotation, in frame_a and frame_b")
     frame_a = Frame()
     frame_b = Frame()
+    parameter_rules = (axis_rule("n"),)
     f_c = Variable(shape=2, unit="N", description="constraint forces along ex_a and ey_a")
     r_rel_a = Variable(shape=3, unit="m", description="frame_b's origin from frame_a's, in a")
 
@@ -621,9 +644,11 @@ class SphericalSpherical(Component):
     Source: ``MultiBody.Joints.SphericalSpherical`` (MSL 4.0).
     """
 
-    rod_length = Parameter(1.0, unit="m", min=0.0, description="distance between the joints")
+    rod_length = Parameter(1.0, unit="m", min=0.0, min_exclusive=True,
+                           description="distance between the joints")
     compute_rod_length = Parameter(False, description="compute rod_length at initialisation")
-    m = Parameter(0.0, structural=True, unit="kg", description="mass of the rod (at its middle)")
+    m = Parameter(0.0, structural=True, unit="kg", min=0.0,
+                  description="mass of the rod (at its middle)")
     frame_a = Frame()
     frame_b = Frame()
     world = Outer(World)
@@ -694,6 +719,8 @@ class UniversalSpherical(Component):
     frame_a = Frame()
     frame_b = Frame()
     frame_ia = Frame()
+    parameter_rules = (axis_rule("n1_a"), not_parallel_rule(
+        "n1_a", "rRod_ia", "the universal joint's second axis is perpendicular to both"))
     f_rod = Variable(unit="N", description="rod force (the rod acts on frame_b's part with "
                      "+f_rod along the rod; positive: tension)")
     rRod_0 = Variable(shape=3, unit="m", description="frame_a to frame_b, world frame")

@@ -27,6 +27,7 @@ from os import PathLike
 from pathlib import Path
 from xml.parsers import expat
 
+from acausal import Parameter
 from acausal.errors import AcausalError, InputError, ParameterError, did_you_mean
 
 from .joints import Cylindrical, Prismatic, Revolute, Spherical, Universal
@@ -304,6 +305,12 @@ def _convert(el: _Element, factors: dict[str, float]) -> dict:
     for key in ATTRIBUTES[len(_IDENTITY):]:
         if key in attrs:
             record[key] = _value(el, key, factors)
+    if record["mu_dynamic"] > record["mu_static"]:
+        raise ParameterError(
+            f"{el.where()}: {attrs['mu_dynamic'][0]}=\"{attrs['mu_dynamic'][1]}\" exceeds "
+            f"{attrs['mu_static'][0]}=\"{attrs['mu_static'][1]}\": MotionSolve requires "
+            "mu_dynamic <= mu_static (the friction drops from stiction to sliding); correct one "
+            "of them.")
     return record
 
 
@@ -344,7 +351,8 @@ def read_force_joint_friction(path_or_string, *, units: str = "SI") -> list[dict
     Returns one dict per element: ``id``, ``label`` (None when absent), ``joint_id`` and the
     attributes the element gives (absent ones are left out), numbers as SI floats, keywords in
     their canonical spelling (``"All"``, ``"Static"``, ``"I_YOKE"``...), ``inputs`` as the
-    4-character string. Attributes are checked against all joint types together (see
+    4-character string. ``mu_dynamic > mu_static`` is refused (MotionSolve requires
+    ``mu_dynamic <= mu_static``). Attributes are checked against all joint types together (see
     :func:`from_motionsolve_xml` for the per-joint check). Raises
     :class:`~acausal.errors.ParameterError` for a bad element or malformed XML and
     :class:`~acausal.errors.InputError` for unknown ``units`` or an unreadable file.
@@ -387,6 +395,21 @@ def _check_joints(joints) -> dict[int, object]:
     return checked
 
 
+def _check_ranges(el: _Element, cls: type, params: dict) -> None:
+    """Each numeric attribute within the range the friction joint declares for it (e.g. a
+    pin_radius > 0, which its laws divide by), named as the element writes it: the joint
+    would refuse it only when the model is compiled, without naming the element."""
+    declared = cls.declarations()
+    for key, value in params.items():
+        decl = declared.get(key)
+        if isinstance(value, float) and isinstance(decl, Parameter) and not decl.admits(value):
+            written, raw = el.attributes[key]
+            raise ParameterError(
+                f"{el.where()}: {written}=\"{raw}\" gives {cls.__name__}.{key} = {value:g} (SI), "
+                f"but it must be {decl.bounds_text()} ({decl.description or key}): give a value "
+                "in that range.")
+
+
 def from_motionsolve_xml(path_or_string, joints, *, units: str = "SI") -> dict:
     """Joints with friction from MotionSolve ``Force_JointFriction`` elements.
 
@@ -405,7 +428,9 @@ def from_motionsolve_xml(path_or_string, joints, *, units: str = "SI") -> dict:
 
     Raises :class:`~acausal.errors.ParameterError` (naming the element id and the attribute)
     for an attribute the joint type does not have, a missing ``mu_static``/``mu_dynamic``/
-    ``id``/``joint_id``, a value that is not a number, out of range or not an allowed keyword,
+    ``id``/``joint_id``, a value that is not a number, out of range (MotionSolve's ranges, and
+    the friction joint's declared bounds, e.g. ``pin_radius > 0``) or not an allowed keyword,
+    ``mu_dynamic > mu_static``,
     a joint_id not in ``joints``, two elements for one joint, duplicate ids, a ``joints`` value
     that is not a plain joint, and malformed XML.
     """
@@ -436,6 +461,7 @@ def from_motionsolve_xml(path_or_string, joints, *, units: str = "SI") -> dict:
             from . import joint_friction as classes  # lazy: the module comes with the joints
         cls = getattr(classes, _FRICTION_CLASSES[kind])
         params = {k: v for k, v in record.items() if k not in _IDENTITY}
+        _check_ranges(el, cls, params)
         try:
             built[jid] = cls(**dict(joint._overrides), **params)
         except AcausalError as err:

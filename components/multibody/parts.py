@@ -21,6 +21,7 @@ from acausal import (
     Eq,
     Outer,
     Parameter,
+    Rule,
     Variable,
     branch,
     connect,
@@ -47,6 +48,18 @@ from acausal.library.rotations import (
 )
 
 from .. import rotational
+from .checks import (
+    INERTIA_DEFINITE,
+    INERTIA_TRIANGLE,
+    at_most_rule,
+    axis_rule,
+    inertia_matrix,
+    not_parallel_rule,
+    numbers_rule,
+    numeric_vector,
+    sequence_rule,
+    valid_sequence,
+)
 from .interfaces import Frame, T, constant, constant_vector, resolve1, vector_equations
 from .world import World
 
@@ -156,8 +169,29 @@ class FixedRotation(Component):
     frame_a = Frame()
     frame_b = Frame()
 
+    parameter_rules = (
+        Rule("rotation_type", "rotation_type is one of " + ", ".join(ROTATION_TYPES),
+             lambda kind: kind in ROTATION_TYPES),
+        Rule(("n", "rotation_type"), "n is not the zero vector (rotation_type='RotationAxis')",
+             lambda n, kind: kind != "RotationAxis" or axis_rule("n").broken([n]) is None,
+             advice="give the axis of rotation, e.g. n=(0, 0, 1)"),
+        # MultiBody's Frames.from_nxy silently replaces an n_y parallel to n_x by some
+        # perpendicular vector: a frame the user did not ask for; refused here
+        not_parallel_rule("n_x", "n_y", "frame_b's x axis is n_x and its y axis lies in the "
+                          "plane of n_x and n_y, which parallel vectors do not span",
+                          ("rotation_type", lambda kind: kind == "TwoAxesVectors")),
+        sequence_rule("sequence", ("rotation_type",
+                                   lambda kind: kind == "PlanarRotationSequence")),
+    )
+
     def connections(self):
         return [branch(self.frame_a, self.frame_b)]
+
+    def rotation_matrix(self) -> np.ndarray:
+        """The constant relative orientation R (b.T = R a.T), as numbers."""
+        return np.array(fixed_rotation_matrix(
+            self.rotation_type, self.n, self.angle, self.n_x, self.n_y, self.sequence,
+            self.angles, f"FixedRotation '{self.path}'").evalf(), dtype=float)
 
     def equations(self):
         a, b = self.frame_a, self.frame_b
@@ -214,10 +248,10 @@ class Body(Component):
     m = Parameter(1.0, unit="kg", min=0.0, description="mass")
     r_CM = Parameter((0.0, 0.0, 0.0), structural=True, unit="m",
                      description="centre of mass from frame_a, resolved in frame_a")
-    I_11 = Parameter(0.001, structural=True, unit="kg.m2",
+    I_11 = Parameter(0.001, structural=True, unit="kg.m2", min=0.0,
                      description="inertia about the centre of mass, resolved in frame_a, 11")
-    I_22 = Parameter(0.001, structural=True, unit="kg.m2", description="inertia 22")
-    I_33 = Parameter(0.001, structural=True, unit="kg.m2", description="inertia 33")
+    I_22 = Parameter(0.001, structural=True, unit="kg.m2", min=0.0, description="inertia 22")
+    I_33 = Parameter(0.001, structural=True, unit="kg.m2", min=0.0, description="inertia 33")
     I_21 = Parameter(0.0, structural=True, unit="kg.m2", description="inertia 21")
     I_31 = Parameter(0.0, structural=True, unit="kg.m2", description="inertia 31")
     I_32 = Parameter(0.0, structural=True, unit="kg.m2", description="inertia 32")
@@ -253,10 +287,20 @@ class Body(Component):
     phi_d = Variable(shape=3, start=0.0, unit="rad/s", state_priority=-1,
                      description="D(phi)")
 
+    parameter_rules = (
+        INERTIA_DEFINITE,
+        INERTIA_TRIANGLE,
+        sequence_rule("sequence_angle_states", ("use_quaternions", lambda q: not q)),
+        sequence_rule("sequence_start"),
+    )
+
     def __init__(self, **overrides):
         super().__init__(**overrides)
-        if "angles_start" in overrides and "Q" not in overrides:  # start the states there
-            self._overrides["Q"] = Variable(start=self.start_quaternion())
+        # a bad sequence or angle is left to the parameters' checks, which name the body
+        if "angles_start" in overrides and "Q" not in overrides \
+                and valid_sequence(overrides.get("sequence_start", (1, 2, 3))) \
+                and numeric_vector(overrides["angles_start"]):
+            self._overrides["Q"] = Variable(start=self.start_quaternion())  # start there
 
     def connections(self):
         return [potential_root(self.frame_a)]
@@ -314,6 +358,43 @@ class Body(Component):
             w0 = vector([float(x) for x in self.w_0_start])
             eqs += vector_equations(self.w_a, T(fa) * w0)
         return eqs
+
+    def check_parameters(self) -> None:
+        # a body that carries its own orientation turns about every axis: there moments that
+        # no mass distribution has are an error, not the warning of the rule (see checks.py)
+        if is_root(self.frame_a):
+            triangle = INERTIA_TRIANGLE
+            names = triangle.parameters
+            values = [getattr(self, k) for k in names]
+            problem = None if INERTIA_DEFINITE.broken(values) else triangle.broken(values)
+            if problem:
+                given = ", ".join(f"{k}={float(v):g}" for k, v in zip(names, values))
+                raise ParameterError(
+                    f"{type(self).__name__} '{self.path}': {problem} ({given}). It carries its "
+                    "own orientation (nothing else orients its frame_a), so it turns about "
+                    f"every axis and all its moments matter. Rule: {triangle.text}; give the "
+                    "moments of inertia about all three axes.")
+        super().check_parameters()
+
+    def structural_advice(self) -> str:
+        """Quoted by a structural error that names this body: a body that carries its own
+        orientation (its frame_a is the root of its part: a free body, or one hung on a
+        Spherical joint) turns by the inertia of the parts rigidly attached to it; when that
+        is only its own and it is not positive definite (I = 0: a point mass), nothing
+        determines its rotation. (Not refused up front: a massless root body is legal when
+        other bodies are fixed to it.)"""
+        names = ("I_11", "I_22", "I_33", "I_21", "I_31", "I_32")
+        elements = [float(getattr(self, k)) for k in names]
+        moments = np.linalg.eigvalsh(inertia_matrix(*elements))
+        if not is_root(self.frame_a) or moments[0] > 1e-12 * max(float(moments[-1]), 1e-300):
+            return ""
+        given = ", ".join(f"{k}={x:g}" for k, x in zip(names, elements))
+        return (f"{type(self).__name__} '{self.path}' carries its own orientation (nothing "
+                "else orients its frame_a: a free body, or one hung on a Spherical joint), but "
+                f"its inertia tensor is not positive definite ({given}), so unless other "
+                "bodies are fixed to it nothing determines its rotation. A free body needs a "
+                "mass m > 0 and an inertia about each axis: give I_11, I_22, I_33 > 0, or use "
+                "PointMass for a point mass (it needs no orientation).")
 
     def start_quaternion(self) -> tuple[float, ...]:
         """The quaternion of ``angles_start`` (a start value for ``Q``)."""
@@ -436,34 +517,51 @@ class BodyBox(BodyShape):
     r_shape = Parameter((0.0, 0.0, 0.0), structural=True, unit="m")
     length_direction = Parameter(None, structural=True, unit="1")
     width_direction = Parameter((0.0, 1.0, 0.0), structural=True, unit="1")
-    length = Parameter(None, structural=True, unit="m")
-    width = Parameter(None, structural=True, unit="m")
-    height = Parameter(None, structural=True, unit="m")
-    inner_width = Parameter(0.0, structural=True, unit="m")
-    inner_height = Parameter(None, structural=True, unit="m")
-    density = Parameter(7700.0, structural=True, unit="kg/m3")
+    # the dimensions' defaults are derived (length |r - r_shape|, width length/20, ...): once
+    # created, the box holds the values it was built with, which the bounds check
+    length = Parameter(None, structural=True, unit="m", min=0.0, min_exclusive=True)
+    width = Parameter(None, structural=True, unit="m", min=0.0, min_exclusive=True)
+    height = Parameter(None, structural=True, unit="m", min=0.0, min_exclusive=True)
+    inner_width = Parameter(0.0, structural=True, unit="m", min=0.0)
+    inner_height = Parameter(None, structural=True, unit="m", min=0.0)
+    density = Parameter(7700.0, structural=True, unit="kg/m3", min=0.0)
+
+    parameter_rules = (
+        numbers_rule("length", "width", "height", "inner_width", "inner_height", "density"),
+        # MultiBody's BodyBox: assert(innerWidth <= width), assert(innerHeight <= height)
+        at_most_rule("inner_width", "width", "(MultiBody BodyBox asserts innerWidth <= width)"),
+        at_most_rule("inner_height", "height",
+                      "(MultiBody BodyBox asserts innerHeight <= height)"),
+    )
 
     def __init__(self, **kw):
-        r = np.asarray(kw.get("r", (0.0, 0.0, 0.0)), float)
-        r_shape = np.asarray(kw.get("r_shape", (0.0, 0.0, 0.0)), float)
-        direction = kw.get("length_direction")
-        direction = r - r_shape if direction is None else np.asarray(direction, float)
-        length = kw.get("length")
-        length = float(np.linalg.norm(r - r_shape)) if length is None else float(length)
-        width = kw.get("width")
-        width = length / 20 if width is None else float(width)
-        height = kw.get("height")
-        height = width if height is None else float(height)
-        inner_width = float(kw.get("inner_width", 0.0))
-        inner_height = kw.get("inner_height")
-        inner_height = inner_width if inner_height is None else float(inner_height)
-        if np.linalg.norm(direction) == 0:
-            direction = np.array([1.0, 0.0, 0.0])
-        props = box_properties(direction, kw.get("width_direction", (0.0, 1.0, 0.0)), length,
-                               width, height, inner_width, inner_height,
-                               float(kw.get("density", 7700.0)), r_shape, "BodyBox")
-        props.update({k: v for k, v in kw.items() if k in props})
-        super().__init__(**{**kw, **props})
+        try:
+            r = _floats(kw.get("r", (0.0, 0.0, 0.0)))
+            r_shape = _floats(kw.get("r_shape", (0.0, 0.0, 0.0)))
+            given = kw.get("length_direction")
+            direction = r - r_shape if given is None else _floats(given)
+            width_direction = _floats(kw.get("width_direction", (0.0, 1.0, 0.0)))
+            length = _given(kw, "length", float(np.linalg.norm(r - r_shape)))
+            width = _given(kw, "width", length / 20)
+            height = _given(kw, "height", width)
+            inner_width = _given(kw, "inner_width", 0.0)
+            inner_height = _given(kw, "inner_height", inner_width)
+            density = _given(kw, "density", 7700.0)
+        except (TypeError, ValueError):  # not a number: the parameters' checks name it
+            super().__init__(**kw)
+            return
+        kw = {**kw, "length": length, "width": width, "height": height,
+              "inner_height": inner_height}
+        if _geometry_ok([length, width, height], [inner_width, inner_height, density],
+                        [r_shape, direction, width_direction]) \
+                and inner_width <= width and inner_height <= height:
+            if np.linalg.norm(direction) == 0:
+                direction = np.array([1.0, 0.0, 0.0])
+            props = box_properties(direction, width_direction, length, width, height,
+                                   inner_width, inner_height, density, r_shape, "BodyBox")
+            props.update({k: v for k, v in kw.items() if k in props})
+            kw.update(props)
+        super().__init__(**kw)
 
 
 class BodyCylinder(BodyShape):
@@ -483,27 +581,62 @@ class BodyCylinder(BodyShape):
 
     r_shape = Parameter((0.0, 0.0, 0.0), structural=True, unit="m")
     length_direction = Parameter(None, structural=True, unit="1")
-    length = Parameter(None, structural=True, unit="m")
-    diameter = Parameter(None, structural=True, unit="m")
-    inner_diameter = Parameter(0.0, structural=True, unit="m")
-    density = Parameter(7700.0, structural=True, unit="kg/m3")
+    length = Parameter(None, structural=True, unit="m", min=0.0, min_exclusive=True)
+    diameter = Parameter(None, structural=True, unit="m", min=0.0, min_exclusive=True)
+    inner_diameter = Parameter(0.0, structural=True, unit="m", min=0.0)
+    density = Parameter(7700.0, structural=True, unit="kg/m3", min=0.0)
+
+    parameter_rules = (
+        numbers_rule("length", "diameter", "inner_diameter", "density"),
+        # MultiBody's BodyCylinder: assert(innerDiameter < diameter)
+        at_most_rule("inner_diameter", "diameter",
+                      "(MultiBody BodyCylinder asserts innerDiameter < diameter)", strict=True),
+    )
 
     def __init__(self, **kw):
-        r = np.asarray(kw.get("r", (0.0, 0.0, 0.0)), float)
-        r_shape = np.asarray(kw.get("r_shape", (0.0, 0.0, 0.0)), float)
-        direction = kw.get("length_direction")
-        direction = r - r_shape if direction is None else np.asarray(direction, float)
-        if np.linalg.norm(direction) == 0:
-            direction = np.array([1.0, 0.0, 0.0])
-        length = kw.get("length")
-        length = float(np.linalg.norm(r - r_shape)) if length is None else float(length)
-        diameter = kw.get("diameter")
-        diameter = length / 20 if diameter is None else float(diameter)
-        props = cylinder_properties(direction, length, diameter,
-                                    float(kw.get("inner_diameter", 0.0)),
-                                    float(kw.get("density", 7700.0)), r_shape, "BodyCylinder")
-        props.update({k: v for k, v in kw.items() if k in props})
-        super().__init__(**{**kw, **props})
+        try:
+            r = _floats(kw.get("r", (0.0, 0.0, 0.0)))
+            r_shape = _floats(kw.get("r_shape", (0.0, 0.0, 0.0)))
+            given = kw.get("length_direction")
+            direction = r - r_shape if given is None else _floats(given)
+            length = _given(kw, "length", float(np.linalg.norm(r - r_shape)))
+            diameter = _given(kw, "diameter", length / 20)
+            inner_diameter = _given(kw, "inner_diameter", 0.0)
+            density = _given(kw, "density", 7700.0)
+        except (TypeError, ValueError):  # not a number: the parameters' checks name it
+            super().__init__(**kw)
+            return
+        kw = {**kw, "length": length, "diameter": diameter}
+        if _geometry_ok([length, diameter], [inner_diameter, density], [r_shape, direction]) \
+                and inner_diameter < diameter:
+            if np.linalg.norm(direction) == 0:
+                direction = np.array([1.0, 0.0, 0.0])
+            props = cylinder_properties(direction, length, diameter, inner_diameter, density,
+                                        r_shape, "BodyCylinder")
+            props.update({k: v for k, v in kw.items() if k in props})
+            kw.update(props)
+        super().__init__(**kw)
+
+
+def _floats(values) -> np.ndarray:
+    if any(isinstance(v, (str, bytes)) for v in values):
+        raise ValueError("a string")
+    return np.asarray([float(v) for v in values], dtype=float)
+
+
+def _given(kw: dict, name: str, default: float) -> float:
+    value = kw.get(name)
+    if isinstance(value, (str, bytes)):
+        raise ValueError("a string")
+    return default if value is None else float(value)
+
+
+def _geometry_ok(positive, non_negative, vectors) -> bool:
+    """Whether the mass properties can be computed from these values; when not, the body is
+    created without them and its parameters' checks name the wrong value."""
+    return (all(math.isfinite(x) and x > 0 for x in positive)
+            and all(math.isfinite(x) and x >= 0 for x in non_negative)
+            and all(np.all(np.isfinite(v)) for v in vectors))
 
 
 class PointMass(Component):
@@ -568,6 +701,7 @@ class Rotor1D(Component):
     flange_a = rotational.Flange()
     flange_b = rotational.Flange()
     frame_a = Frame()
+    parameter_rules = (axis_rule("n"),)
     phi = Variable(start=0.0, unit="rad", description="rotation angle of the rotor")
     w = Variable(start=0.0, unit="rad/s", description="D(phi)")
     a = Variable(unit="rad/s2", description="D(w)")
@@ -597,10 +731,13 @@ class RollingWheel(Component):
 
     # structural: handed to the body and the joint when the model is built (change
     # wheel1.body.m or wheel1.rollingWheel.radius to vary them without recompiling)
-    radius = Parameter(0.3, structural=True, unit="m", description="wheel radius")
-    m = Parameter(1.0, structural=True, unit="kg", description="wheel mass")
-    I_axis = Parameter(1.0, structural=True, unit="kg.m2", description="inertia about the axis")
-    I_long = Parameter(1.0, structural=True, unit="kg.m2", description="inertia across the axis")
+    radius = Parameter(0.3, structural=True, unit="m", min=0.0, min_exclusive=True,
+                       description="wheel radius")
+    m = Parameter(1.0, structural=True, unit="kg", min=0.0, description="wheel mass")
+    I_axis = Parameter(1.0, structural=True, unit="kg.m2", min=0.0,
+                       description="inertia about the axis")
+    I_long = Parameter(1.0, structural=True, unit="kg.m2", min=0.0,
+                       description="inertia across the axis")
     frame_a = Frame()
     x = Variable(start=0.0, fixed=True, unit="m", state_priority=10)
     y = Variable(start=0.0, fixed=True, unit="m", state_priority=10)

@@ -19,6 +19,7 @@ from acausal import Eq, Parameter, Variable, der
 from acausal.library.rotations import dot, vector
 
 from ..spring_damper_actuator_law import RotationalLaw, TranslationalLaw
+from .checks import axis_rule
 from .forces import LineForceBase
 from .interfaces import Frame, T, vector_equations
 from .joints import unit_axis
@@ -113,6 +114,7 @@ class RSDA(RotationalLaw):
                   description="axis of rotation, resolved in frame_a (structural, as joints' n)")
     frame_a = Frame()
     frame_b = Frame()
+    parameter_rules = (axis_rule("n"),)
     theta = Variable(unit="rad", description="angle from frame_a to frame_b about n (no wrap)")
     theta_dot = Variable(unit="rad/s", description="D(theta) = n . (w_b - w_a)")
     tau = Variable(unit="N.m", description="torque T (positive resists theta growing)")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from acausal import Component, Parameter, root
+from acausal import Component, Parameter, Rule, root
 from acausal.errors import ParameterError
 from acausal.library.rotations import dot, normalized
 
@@ -41,6 +41,17 @@ class World(Component):
     mu = Parameter(3.986004418e14, unit="m3/s2", min=0.0,
                     description="gravity field constant of PointGravity")
     frame_b = Frame()
+
+    parameter_rules = (
+        Rule("gravity_type", "gravity_type is one of " + ", ".join(GRAVITY_TYPES),
+             lambda kind: kind in GRAVITY_TYPES),
+        # MultiBody's World: assert(Modelica.Math.Vectors.length(n) > 0, "Parameter n of
+        # World object is wrong (length(n) > 0 required)")
+        Rule(("n", "gravity_type"), "n is not the zero vector (it is the direction of "
+             "uniform gravity, normalised; MultiBody's World asserts length(n) > 0)",
+             lambda n, kind: kind != "UniformGravity" or sum(float(x) ** 2 for x in n) > 0,
+             advice="give the direction of gravity, e.g. n=(0, -1, 0)"),
+    )
 
     def connections(self):
         return [root(self.frame_b)]

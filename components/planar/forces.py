@@ -201,8 +201,8 @@ class WorldForce(Component):
     resolve_in_frame = Parameter("world", description="frame in which force is resolved: "
                                  "'world', 'frame_b' or 'frame_resolve'")
     frame_b = Frame()
-    force = Variable(shape=3, unit="N", description="input (fx, fy, tau) in resolve_in_frame "
-                     "(the third element is a torque in N.m)")
+    force = Variable(shape=3, unit=("N", "N", "N.m"),
+                     description="input (fx, fy, tau) in resolve_in_frame")
 
     def __init__(self, **overrides):
         super().__init__(**overrides)
@@ -240,8 +240,8 @@ class RelativeForce(Component):
                                  "'world', 'frame_a', 'frame_b' or 'frame_resolve'")
     frame_a = Frame()
     frame_b = Frame()
-    force = Variable(shape=3, unit="N", description="input (fx, fy, tau) in resolve_in_frame "
-                     "(the third element is a torque in N.m)")
+    force = Variable(shape=3, unit=("N", "N", "N.m"),
+                     description="input (fx, fy, tau) in resolve_in_frame")
 
     def __init__(self, **overrides):
         super().__init__(**overrides)

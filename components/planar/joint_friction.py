@@ -123,7 +123,9 @@ class RevoluteWithFriction(JointFrictionAttributes, Revolute):
     FRICTION_INPUTS = ("preload", "reaction_force")
 
     torque_preload = Parameter(0.0, unit="N.m", description="friction torque preload")
-    pin_radius = Parameter(1e-3, min=0.0, unit="m", description="pin radius r_p (MotionSolve 1 mm)")
+    # a divisor (the preload's normal force), > 0 as the 3-D joints'
+    pin_radius = Parameter(1e-3, min=0.0, min_exclusive=True, unit="m",
+                           description="pin radius r_p (MotionSolve 1 mm)")
     friction_arm = Parameter(1e-3, min=0.0, unit="m",
                              description="axial-thrust arm R_n (inactive in 2-D)")
     bending_reaction_arm = Parameter(1e-3, min=0.0, unit="m",
@@ -207,11 +209,12 @@ class PrismaticWithFriction(JointFrictionAttributes, Prismatic):
     force_preload = Parameter(0.0, unit="N", description="friction force preload")
     reaction_arm = Parameter(1e-3, min=0.0, unit="m",
                              description="torsional reaction arm R_n (inactive in 2-D)")
-    initial_overlap = Parameter(1.0, min=0.0, unit="m",
+    initial_overlap = Parameter(1.0, min=0.0, min_exclusive=True, unit="m",
                                 description="initial overlap X_s0 (MotionSolve 1000 mm)")
     overlap_delta = Parameter("Constant", structural=True,
                               description="'Constant', 'Increase' or 'Decrease'")
-    min_overlap = Parameter(1e-6, min=0.0, unit="m", description="lower clamp of the overlap")
+    min_overlap = Parameter(1e-6, min=0.0, min_exclusive=True, unit="m",
+                            description="lower clamp of the overlap")
     friction_arm = Parameter(1e-3, min=0.0, unit="m", description="revolute joints only (inactive)")
     bending_reaction_arm = Parameter(1e-3, min=0.0, unit="m", description="revolute joints only "
                                      "(inactive)")

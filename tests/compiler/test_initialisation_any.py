@@ -117,7 +117,7 @@ def test_a_parameter_with_fixed_false_is_computed_at_initialisation():
 
 
 class Spring(Component):
-    c = Parameter(1.0, unit="N/m")
+    c = Parameter(1.0, unit="1/s2")  # stiffness per unit mass
     x = Variable(start=-0.3, fixed=True, unit="m")
     v = Variable(start=0.0, unit="m/s")
 

@@ -197,14 +197,16 @@ def test_a_body_not_a_point_mass_carries_a_shared_frame_s_orientation():
 def test_world_force_and_world_torque_push_a_free_body():
     """A free body (2 kg, I_33 = 0.5 kg m2, no gravity) under a constant world force (0, 4, 0) N
     and a torque of 1 N.m about z, the torque given in a frame turned 90 deg about x (where
-    its y axis is the world's z): a = F/m, z-spin rate = t/I_33."""
+    its y axis is the world's z): a = F/m, z-spin rate = t/I_33. (A disc: I_11 = I_22 =
+    I_33/2; a free body's moments must be those of a mass distribution.)"""
     from acausal.components.blocks import Constant
 
     class Pushed(Component):
         def __init__(self, **kw):
             super().__init__(**kw)
             self.world = mb.World(gravity_type="NoGravity")
-            self.body = mb.Body(m=2.0, r_CM=(0.0, 0.0, 0.0), I_33=0.5, angles_fixed=True,
+            self.body = mb.Body(m=2.0, r_CM=(0.0, 0.0, 0.0), I_11=0.25, I_22=0.25, I_33=0.5,
+                                angles_fixed=True,
                                 w_0_fixed=True, r_0=Variable(start=[0.0, 0.0, 0.0], fixed=True),
                                 v_0=Variable(start=[0.0, 0.0, 0.0], fixed=True))
             self.push = mb.WorldForce()

@@ -291,7 +291,7 @@ class SpinAndSlide(Component):
                 connect(b, self.distance0.frame_a), connect(b, self.distance0.frame_b)]
 
     def equations(self):
-        return [Eq(self.torque.torque, 2.0 * sp.cos(time))]
+        return [Eq(self.torque.torque, 2.0 * sp.cos(1.0 * time))]  # 2 N.m at 1 rad/s
 
 
 def test_world_torque_and_distance():

@@ -34,7 +34,7 @@ T = np.linspace(0.0, 3.0, 31)
 
 
 class DrivenInertia(Component):
-    source = Position(phi_ref=2 * sp.sin(time))
+    source = Position(phi_ref=2 * sp.sin(1.0 * time))  # 2 rad at 1 rad/s
     inertia = rotational.Inertia(J=3.0)
 
     def connections(self):
@@ -68,7 +68,8 @@ def test_rotational_position_signal_input():
 
 
 class SpeedAgainstSpring(Component):
-    source = Speed(w_ref=1.0 + time, phi=Variable(start=0.5, fixed=True))
+    source = Speed(w_ref=1.0 + 1.0 * time,  # rad/s, rising by 1 rad/s2
+                   phi=Variable(start=0.5, fixed=True))
     inertia = rotational.Inertia(J=2.0)
     spring = rotational.Spring(c=4.0)
     fixed = rotational.Fixed()

@@ -268,12 +268,13 @@ class Loaded(Component):
     F = Parameter(3.0, unit="N")
     c = Parameter(4.0, unit="N/m")
     d = Parameter(1.0, unit="N.s/m")
+    m = Parameter(1.0, unit="kg")
     s = Variable(unit="m")
     v = Variable(unit="m/s")
 
     def equations(self):
         return [Eq(der(self.s), self.v),
-                Eq(der(self.v), self.F - self.c * self.s - self.d * self.v)]
+                Eq(self.m * der(self.v), self.F - self.c * self.s - self.d * self.v)]
 
     def initial_equations(self):
         return [Eq(der(self.s), 0), Eq(der(self.v), 0)]

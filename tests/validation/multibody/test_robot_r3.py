@@ -270,7 +270,7 @@ class _FrictionRig(Component):
                 connect(self.bearing.flange_b, self.torque.flange)]
 
     def equations(self):
-        return [Eq(self.torque.tau, time)]
+        return [Eq(self.torque.tau, 1.0 * time)]  # a ramp of 1 N.m/s
 
 
 def test_bearing_friction_sticks_then_slides():
