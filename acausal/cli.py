@@ -14,8 +14,10 @@ factory function with no arguments that returns a Component instance, or a Compo
 ``:Name`` may be left out when the module defines exactly one Component subclass.
 
 Errors in the model or the input (a wrong path, model, parameter or variable name, a failed
-initialisation or integration) are printed as one message and exit with status 1; ``--traceback``
-shows the Python traceback as well.
+initialisation or integration) are printed as one ``error: ...`` line (followed by a list only
+where the user needs one, e.g. the variables no equation determines) and exit with status 1;
+``--traceback`` shows the Python traceback as well. A usage mistake (an unknown option, a value
+that is not a number, a missing argument) is one ``error: ...`` line too, with status 2.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from .base.errors import AcausalError, ParameterError, UnknownNameError, did_you_mean
 
@@ -40,6 +42,15 @@ __all__ = ["CommandLineError", "load_model", "main", "planar_drawing"]
 
 class CommandLineError(AcausalError):
     """Bad command-line input: a path, module or model that cannot be found or used."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error as one ``error: ...`` line (exit status 2) like every
+    other error of the command line: argparse itself prints the whole usage block first,
+    which buries the one line that says what is wrong."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (`{self.prog} --help` lists the options)\n")
 
 
 # -- loading a model ----------------------------------------------------------------------------
@@ -219,6 +230,9 @@ def parse_assignments(items: Sequence[str] | None, system=None) -> dict[str, flo
                     from None
             if not math.isfinite(number):
                 raise ParameterError(f"--set {name}={value}: give a finite number.")
+            if name in params and params[name] != number:  # else the last would win silently
+                raise ParameterError(f"--set {name} is given twice ({params[name]:g} and "
+                                     f"{number:g}): give each parameter once.")
             params[name] = number
     return params
 
@@ -318,7 +332,8 @@ def _compile(args):
     from . import compile as compile_model
 
     model, label = load_model(args.model)
-    system = compile_model(model, progress=None if args.verbose else False)
+    system = compile_model(model, progress=None if args.verbose else False,
+                           check_units=not args.no_unit_check)
     return model, label, system
 
 
@@ -398,6 +413,21 @@ def _need_matplotlib():
                                "pip install 'acausal[plot]'.") from None
 
 
+def _check_image_suffix(path: str) -> None:
+    """--png FILE: matplotlib picks the format from the suffix; it fails on one it does not
+    know only after the simulation, and without a suffix writes FILE.png, not FILE."""
+    _need_matplotlib()
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in formats:
+        raise CommandLineError(
+            f"--png {path}: " + (f"'.{suffix}' is not an image format matplotlib writes"
+                                 if suffix else "the file name has no suffix")
+            + f"; end it in .png (or .{', .'.join(sorted(formats))}).")
+
+
 def _check_display() -> None:
     _need_matplotlib()
     import matplotlib
@@ -438,7 +468,24 @@ def _animate(sol, drawing, title: str, path: str, fps: int | None) -> None:
     print(f"animation written to {out} ({math.ceil(n / stride)} frames at {fps} fps)")
 
 
+def _check_simulate_options(args) -> None:
+    """The checks of options that need no model, made before compiling it."""
+    # options that only refine another one would be ignored without it: say so instead
+    if args.columns and not args.csv:
+        raise CommandLineError("--columns chooses the columns of --csv: add --csv FILE (or "
+                               "leave --columns out).")
+    if args.fps is not None and not args.animate:
+        raise CommandLineError("--fps sets the frame rate of --animate: add --animate FILE.gif "
+                               "(or leave --fps out).")
+    if args.fps is not None and args.fps < 1:
+        raise CommandLineError(f"--fps {args.fps}: give a positive whole number of frames per "
+                               "second, e.g. --fps 25.")
+    if args.png:
+        _check_image_suffix(args.png)
+
+
 def cmd_simulate(args) -> int:
+    _check_simulate_options(args)
     model, label, system = _compile(args)
     params = parse_assignments(args.set, system)
     system.parameter_vector(params)  # unknown names and bad values fail before integrating
@@ -552,7 +599,7 @@ examples:
 def build_parser() -> argparse.ArgumentParser:
     from .base.version import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="acausal", description="Compile and simulate acausal models from the command line.",
         epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"acausal {__version__}")
@@ -562,6 +609,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="show the Python traceback of an error")
     common.add_argument("-v", "--verbose", action="store_true",
                         help="print the compiler stages and their times")
+    common.add_argument("--no-unit-check", action="store_true",
+                        help="compile without checking the equations' units "
+                             "(compile(check_units=False))")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     sim = sub.add_parser("simulate", parents=[common], help="simulate a model",
@@ -648,8 +698,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.traceback:
             traceback.print_exc()
         else:
-            print(f"error: unexpected {type(exc).__name__}: {exc}{_where(exc)}\n"
-                  "(run again with --traceback for the full traceback)", file=sys.stderr)
+            print(f"error: unexpected {type(exc).__name__}: {exc}{_where(exc)}; run again with "
+                  "--traceback for the full traceback.", file=sys.stderr)
         return 1
 
 

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from ..compiler.compiled_model import CompiledModel
 
 __all__ = ["CompilerNotFoundError", "ExportError", "c_identifier", "compile_shared_library",
-           "find_c_compiler", "generate_c", "shared_library_suffix"]
+           "file_in_the_way", "find_c_compiler", "generate_c", "shared_library_suffix"]
 
 #: C types of the generated code (CasADi's defaults, written out so the README can say them).
 CASADI_REAL = "double"
@@ -50,6 +50,20 @@ CASADI_INT = "long long int"
 class ExportError(AcausalError):
     """Exporting a model (C code, FMU) failed: a compiler error, an unsupported option, a
     model the export cannot represent. The message says what to change."""
+
+
+# -- paths ------------------------------------------------------------------------------------
+
+
+def file_in_the_way(folder: Path) -> Path | None:
+    """The file that stops ``folder`` from being created or used as a folder: ``folder``
+    itself or the nearest of its parents that exists, when that is not a folder; else None.
+    Path.mkdir would fail on it with a bare FileExistsError (or NotADirectoryError), only
+    after the slow part of an export."""
+    for candidate in (folder, *folder.parents):
+        if candidate.exists():
+            return None if candidate.is_dir() else candidate
+    return None
 
 
 # -- names ------------------------------------------------------------------------------------
@@ -522,10 +536,18 @@ def generate_c(system: CompiledModel, directory: str | os.PathLike, *, name: str
     if not isinstance(system, CompiledModel):
         raise InputError(f"generate_c() takes a CompiledSystem (model.compile()), got "
                          f"{type(system).__name__}.")
-    directory = Path(directory)
-    if directory.exists() and not directory.is_dir():
+    try:
+        directory = Path(directory)
+    except TypeError:
+        raise InputError(f"generate_c(): directory must be a folder path such as 'model_c', "
+                         f"got {directory!r}.") from None
+    blocking = file_in_the_way(directory)
+    if blocking == directory:
         raise InputError(f"generate_c(): '{directory}' is a file; give a folder to write the C "
                          "code into.")
+    if blocking is not None:
+        raise InputError(f"generate_c(): cannot create the folder '{directory}': '{blocking}' "
+                         "is a file, not a folder. Choose another folder (or move that file).")
     prefix = c_identifier(name if name is not None else system.model_name.lower())
     if name is not None and prefix != name:
         raise InputError(f"generate_c(name={name!r}): the name prefixes C functions, so it must "

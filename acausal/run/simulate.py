@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import os
 from typing import Any
 
 import numpy as np
@@ -22,37 +24,145 @@ DEFAULT_INTERVALS = 500
 
 
 def output_grid(t_start: float, t_end: float, n_points: int | None, dt: float | None,
-                t_eval: Any) -> np.ndarray:
-    """The output times: explicit ``t_eval``, a step ``dt``, or ``n_points`` equal intervals."""
+                t_eval: Any, columns: int = 1) -> np.ndarray:
+    """The output times: explicit ``t_eval``, a step ``dt``, or ``n_points`` equal intervals.
+
+    The run always starts at ``t_start`` (initialised there) and ends at ``t_end``, whatever
+    the output times: ``t_eval`` must lie inside ``[t_start, t_end]``, sorted (repeats
+    allowed); it need not contain either end (:func:`run_grid` adds them for the run).
+    ``columns``: the values stored per output point (time, states, algebraic variables);
+    a grid whose results would not fit in memory is refused before it is allocated
+    (:func:`check_output_memory`)."""
+    if not (np.isfinite(t_start) and np.isfinite(t_end)) or t_end <= t_start:
+        raise InputError(f"t_end ({t_end}) must be a finite time after t_start ({t_start}).")
     if t_eval is not None:
         try:
             grid = np.asarray(t_eval, dtype=float).ravel()
         except (TypeError, ValueError):
             raise InputError(f"t_eval must be an array of times in seconds, got {t_eval!r}."
                              ) from None
-        if grid.size == 0 or np.any(np.diff(grid) <= 0) or not np.all(np.isfinite(grid)):
-            raise InputError("t_eval must be a non-empty, strictly increasing array of "
-                             "finite times.")
+        if grid.size == 0 or not np.all(np.isfinite(grid)):
+            raise InputError("t_eval must be a non-empty array of finite times, got "
+                             f"{_short(grid)}.")
+        back = np.nonzero(np.diff(grid) < 0)[0]
+        if back.size:
+            i = int(back[0])
+            raise InputError(f"t_eval must be sorted (non-decreasing): t_eval[{i + 1}] = "
+                             f"{float(grid[i + 1])!r} comes after t_eval[{i}] = "
+                             f"{float(grid[i])!r}. Sort the times (np.sort(t_eval)).")
+        outside = np.nonzero((grid < t_start) | (grid > t_end))[0]
+        if outside.size:
+            i = int(outside[0])
+            raise InputError(
+                f"t_eval[{i}] = {float(grid[i])!r} lies outside the simulated interval "
+                f"[t_start, t_end] = [{t_start!r}, {t_end!r}]: the run starts at t_start "
+                "(initialised there) and ends at t_end. Give output times inside it, or move "
+                f"t_start/t_end to cover t_eval (here t_start <= {float(grid[0])!r} and t_end "
+                f">= {float(grid[-1])!r}).")
+        check_output_memory(grid.size, columns, f"t_eval ({grid.size} times)")
         return grid
-    if not (np.isfinite(t_start) and np.isfinite(t_end)) or t_end <= t_start:
-        raise InputError(f"t_end ({t_end}) must be a finite time after t_start ({t_start}).")
     if dt is not None:
         dt = as_time(dt, "dt")
         if not dt > 0:
             raise InputError(f"dt must be a positive time step in seconds, got {dt}.")
-        n = int(round((t_end - t_start) / dt))
+        steps = (t_end - t_start) / dt  # may overflow to inf for a tiny dt: checked first
+        check_output_memory(steps + 2, columns, f"dt={dt!r} over [{t_start!r}, {t_end!r}]")
+        n = int(round(steps))
         grid = t_start + dt * np.arange(n + 1)
-        if grid[-1] < t_end - 1e-12 * max(1.0, abs(t_end)):
+        if grid.size == 1 or grid[-1] < t_end - 1e-12 * max(1.0, abs(t_end)):
             grid = np.append(grid, t_end)
-        grid[-1] = min(grid[-1], t_end)
+        grid[-1] = t_end  # the last step ends on t_end, not a rounding error before or past it
         return grid
-    if n_points is not None and (isinstance(n_points, bool) or not float(
-            as_time(n_points, "n_points")).is_integer()):
+    if n_points is not None and (isinstance(n_points, bool) or not (
+            isinstance(n_points, (int, np.integer))  # an int of any size: no float overflow
+            or float(as_time(n_points, "n_points")).is_integer())):
         raise InputError(f"n_points must be a whole number of output points, got {n_points!r}.")
     n = DEFAULT_INTERVALS if n_points is None else int(n_points) - 1
     if n < 1:
         raise InputError(f"n_points must be at least 2, got {n_points!r}.")
+    check_output_memory(n + 1, columns, f"n_points={n_points!r}")
     return np.linspace(t_start, t_end, n + 1)
+
+
+def run_grid(grid: np.ndarray, t_start: float, t_end: float
+             ) -> tuple[np.ndarray, np.ndarray | None]:
+    """(the times the run goes through, the positions of the output times in it or None).
+
+    The run starts at ``t_start`` and ends at ``t_end`` even where the output times (a
+    ``t_eval``) leave out either end: those are added for the run and dropped from the
+    Solution afterwards (None: the run's times are the output times). Repeated output times
+    are run once and reported as often as asked."""
+    times = np.unique(np.concatenate([[t_start], grid, [t_end]]))
+    if times.size == grid.size and np.array_equal(times, grid):  # from t_start to t_end
+        return grid, None
+    return times, np.searchsorted(times, grid)
+
+
+#: The results may take at most this fraction of the memory of the machine (or of the
+#: container's memory limit, where one is set) ...
+OUTPUT_MEMORY_FRACTION = 0.5
+#: ... or this many bytes where the operating system does not tell its memory (Windows).
+OUTPUT_MEMORY_FALLBACK = 4 * 2**30
+
+
+def output_memory_limit() -> int:
+    """The bytes the stored results of one run may take: ``OUTPUT_MEMORY_FRACTION`` of the
+    physical memory (``os.sysconf``) or of a smaller cgroup (container) limit, else
+    ``OUTPUT_MEMORY_FALLBACK``.
+
+    Physical memory, not the memory free at the moment: the same call should pass or fail
+    the same way on one machine whatever else runs on it; half of it leaves room for the
+    solver, the evaluation of the variables when they are read and the rest of the process."""
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        total = 0
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            with open(path) as f:
+                text = f.read().strip()
+        except OSError:
+            continue
+        if text.isdigit() and 0 < int(text) < (total or np.inf):
+            total = int(text)  # a container limited below the machine's memory
+    if total <= 0:
+        return OUTPUT_MEMORY_FALLBACK
+    return int(OUTPUT_MEMORY_FRACTION * total)
+
+
+def check_output_memory(points: float, columns: int, source: str) -> None:
+    """Refuse an output grid whose results (``points`` x ``columns`` values of 8 bytes: time,
+    states and algebraic variables at every output point) would take more than
+    :func:`output_memory_limit`, before anything is allocated: otherwise numpy fails with a
+    MemoryError (or the system starts swapping) after the request, not naming it."""
+    try:
+        points = float(points)
+    except OverflowError:  # n_points=10**400
+        points = math.inf
+    need = points * max(int(columns), 1) * 8
+    limit = output_memory_limit()
+    if need <= limit:
+        return
+    raise InputError(
+        f"{source}: {_count(points)} output points x {int(columns)} stored values each (time, "
+        f"states and algebraic variables) x 8 bytes would need {_count(need)} bytes"
+        + (f" ({need / 2**30:.3g} GiB)" if math.isfinite(need) else "")
+        + f" of memory, more than the {limit / 2**30:.3g} GiB the results may take here (half "
+        "of the machine's memory; 4 GiB where it cannot be read). Ask for fewer output points: "
+        "a smaller n_points, a larger dt, or t_eval with only the times you need.")
+
+
+def _count(number: float) -> str:
+    """A count for a message: digits grouped, or a power of ten past 15 digits."""
+    if not math.isfinite(number):
+        return "more than 1e308"
+    return f"{number:,.0f}" if number < 1e15 else f"{number:.3g}"
+
+
+def _short(values: np.ndarray) -> str:
+    """An array for an error message: its first values only."""
+    text = np.array2string(values[:6], separator=", ")
+    return text[:-1] + ", ...]" if values.size > 6 else text
 
 
 # The options of simulate(), with what each one accepts (quoted when a name is misspelled).
@@ -60,7 +170,7 @@ SIMULATE_OPTIONS = {
     "t_start": "start time [s] (0)",
     "n_points": "number of output points (501)",
     "dt": "output step [s]",
-    "t_eval": "explicit output times [s]",
+    "t_eval": "explicit output times [s], sorted, inside [t_start, t_end]",
     "params": "parameter values by dotted name",
     "start": "start values of variables by dotted name",
     "rtol": "relative tolerance (1e-6)",
@@ -92,7 +202,7 @@ def as_time(value: Any, name: str) -> float:
         raise InputError(f"{name} must be a number, got {value!r}.")
     try:
         number = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InputError(f"{name} must be a number (seconds for times), got {value!r}.") from None
     if not np.isfinite(number):
         raise InputError(f"{name} must be finite, got {value!r}.")
@@ -102,10 +212,16 @@ def as_time(value: Any, name: str) -> float:
 def simulate(model: Component | CompiledModel, t_end: float, **options: Any) -> Solution:
     """Compile (if needed), initialise and integrate a model.
 
-    Options: ``t_start`` (0), ``n_points`` (501 output points) or ``dt`` or ``t_eval``,
-    ``params`` (dict of parameter overrides by dotted name, vectors as lists), ``start`` (dict
-    of start values by dotted name: replaces the declared start of a variable, ``fixed`` or
-    guess as declared, without recompiling), ``rtol`` (1e-6), ``atol`` (1e-8),
+    Options: ``t_start`` (0), ``n_points`` (501 output points) or ``dt`` or ``t_eval``
+    (the run always starts at ``t_start``, initialised there, and ends at ``t_end``; ``t_eval``
+    gives the output times: sorted, inside ``[t_start, t_end]``, and the Solution holds exactly
+    these, whether or not they include either end; a grid whose results (time, states and
+    algebraic variables at every point, 8 bytes each) would take more than half of the machine's
+    memory, or 4 GiB where the system does not tell it, is refused with an InputError before
+    anything is allocated: see :func:`output_memory_limit`), ``params`` (dict of parameter
+    overrides by dotted name, vectors as lists), ``start`` (dict of start values by dotted name:
+    replaces the declared start of a variable, ``fixed`` or guess as declared, without
+    recompiling), ``rtol`` (1e-6), ``atol`` (1e-8),
     ``max_step`` (none), ``integrator_options`` (``max_num_steps`` between output points,
     ``max_order``, ``suppress_algebraic``, ``method``: ``"BDF"`` or ``"Adams"``), ``jit``
     (False: CasADi's virtual machine evaluates the model; True: the functions the solver calls
@@ -142,7 +258,9 @@ def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
               progress: bool | None = None, verbose: bool = False,
               jit: bool = False, zeno: str = "raise") -> Solution:
     t_end, t_start = as_time(t_end, "t_end"), as_time(t_start, "t_start")
-    grid = output_grid(t_start, t_end, n_points, dt, t_eval)
+    grid = output_grid(t_start, t_end, n_points, dt, t_eval,
+                       columns=1 + cs.x.numel() + cs.z.numel())
+    grid, take = run_grid(grid, t_start, t_end)
     if integrator_options is not None and not isinstance(integrator_options, dict):
         raise InputError(f"integrator_options must be a dict, got {integrator_options!r}.")
     settings = solver_settings(rtol, atol, max_step, integrator_options or {})
@@ -156,18 +274,30 @@ def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
     settings.zeno = zeno
     p = cs.parameter_vector(params)
     with cs.start_values(start):
-        init = initialize_with_branches(cs, p, float(grid[0]))
+        init = initialize_with_branches(cs, p, t_start)
     dynamic = cs.dynamic_selection if dynamic_state_selection is None else dynamic_state_selection
     dynamic = dynamic and cs.selector is not None and cs.selector.max_level > 0
-    _check_initial_values(cs, grid[0], init, p)
-    if cs.x.numel() == 0:
-        if cs.events:
-            return AlgebraicRun(cs, grid, init, p, settings, reselect=False).run()
-        return _algebraic_only(cs, grid, init, p)
-    # one path for every model: the display only reads the time from the solver's callbacks
-    bar = ProgressBar(f"simulate {cs.model_name}", float(grid[-1] - grid[0]),
-                      progress_enabled(progress))
-    return HybridSimulation(cs, grid, init, p, settings, reselect=dynamic, progress=bar).run()
+    _check_initial_values(cs, t_start, init, p)
+    try:
+        if cs.x.numel() == 0:
+            if cs.events:
+                sol = AlgebraicRun(cs, grid, init, p, settings, reselect=False).run()
+            else:
+                sol = _algebraic_only(cs, grid, init, p)
+        else:
+            # one path for every model: the display only reads the time from the solver's
+            # callbacks
+            bar = ProgressBar(f"simulate {cs.model_name}", t_end - t_start,
+                              progress_enabled(progress))
+            sol = HybridSimulation(cs, grid, init, p, settings, reselect=dynamic,
+                                   progress=bar).run()
+    except SimulationError as err:
+        if take is not None and err.solution is not None:
+            err.solution._keep_points(take)  # the results so far, at the requested times only
+        raise
+    if take is not None:
+        sol._keep_points(take)
+    return sol
 
 
 def solver_settings(rtol: float, atol: float, max_step: float | None,
@@ -344,11 +474,15 @@ def _check_initial_values(cs, t0, init, p) -> None:
 
 
 def _zero_parameters(cs, names: list[str], p: np.ndarray) -> list[str]:
-    """The parameters (e.g. 'inertia.J') equal to zero in the components that own ``names``."""
+    """The parameters (e.g. 'inertia.J') equal to zero in the components that own ``names``,
+    among those declared with the lower bound 0 (``min=0``: a mass, an inertia, a stiffness,
+    where 0 is allowed but may divide): an unbounded parameter at 0 (an angle offset, a
+    coordinate) is an ordinary value, and naming it would be wrong advice."""
     origin = {v.name: v.origin for v in cs.flat.variables}
     owners = {origin.get(n, n.rpartition(".")[0]) for n in names}
     return [prm.name for i, prm in enumerate(cs.flat.parameters)
-            if prm.origin in owners and not prm.discrete and prm.follows is None and p[i] == 0]
+            if prm.origin in owners and not prm.discrete and prm.follows is None and p[i] == 0
+            and prm.min == 0]
 
 
-__all__ = ["simulate", "simulate_compiled", "output_grid", "AcausalError"]
+__all__ = ["simulate", "simulate_compiled", "output_grid", "run_grid", "AcausalError"]

@@ -102,6 +102,30 @@ class Solution:
     def z(self, value: np.ndarray) -> None:
         self._z, self._z_source = value, None
 
+    def _keep_points(self, index: np.ndarray) -> None:
+        """Keep the output points at positions ``index`` of :attr:`t` only (sorted; repeats
+        give a point twice). The run goes through times the user did not ask for (its start
+        and end around a ``t_eval``, see :func:`acausal.run.simulate.run_grid`); positions past
+        the end of an interrupted or failed run are left out."""
+        index = np.asarray(index, int)
+        index = index[index < self.t.size]
+        self.t = self.t[index]
+        self.x = self.x[:, index]
+        if self._z is not None:
+            self._z = self._z[:, index]
+        elif self._z_source is not None:  # still finished on first need, then cut
+            source = self._z_source
+            self._z_source = lambda: np.asarray(source(), float)[:, index]
+        if self._values is not None:
+            self._values = self._values[:, index]
+        self._rows = {k: row[index] for k, row in self._rows.items()}
+        if self._p_history is not None:  # the stretches keep their order: recount them
+            params, counts = self._p_history
+            stretch = np.repeat(np.arange(counts.size), counts)[index]
+            counts = np.bincount(stretch, minlength=counts.size)
+            kept = counts > 0
+            self._p_history = (params[:, kept], counts[kept])
+
     def _row(self, index: int) -> np.ndarray:
         if self._values is not None:
             return self._values[index]
@@ -147,6 +171,16 @@ class Solution:
                                                      names))
         return values
 
+    def _check_name(self, name: Any) -> None:
+        """A name must be a string: anything else (a number, None, a list of names) would
+        fail deep inside the look-up with a TypeError that does not say what was wrong."""
+        if not isinstance(name, str):
+            raise UnknownNameError(
+                f"A Solution is read by variable name, a string such as sol['mass.s'] (or "
+                f"'time'); got {name!r} ({type(name).__name__}). For several variables read "
+                "each by its name, or use sol.to_pandas([...]) / sol.to_csv(path, [...]); "
+                "sol.names() lists every name.")
+
     def _lookup(self, name: str) -> tuple:
         """Where ``name`` lives: ("parameter", index) for parameters and discrete variables,
         ("vector", element names), or ("variable", sign, index) (index -1: identically 0)."""
@@ -162,6 +196,7 @@ class Solution:
         return ("variable", sign, index)
 
     def __getitem__(self, name: str) -> np.ndarray:
+        self._check_name(name)
         if name in ("t", "time"):
             return self.t
         kind, *where = self._lookup(name)
@@ -183,6 +218,7 @@ class Solution:
         sticking position) or a parameter. Output points need not fall on events: these are
         the values the run continued from, as Modelica tools store the right limit at an
         event instant."""
+        self._check_name(name)
         if name in ("t", "time"):
             return np.array([e[0] for e in self.events], float)
         kind, *where = self._lookup(name)
@@ -401,18 +437,23 @@ class Solution:
         return distinct
 
     def __repr__(self) -> str:
-        return (f"<Solution of {self.compiled.model_name}: {self.t.size} points, "
-                f"t = {self.t[0]:g} .. {self.t[-1]:g}"
+        # no points: a run stopped (Ctrl-C, a failure) before the first time of its t_eval
+        span = f"t = {self.t[0]:g} .. {self.t[-1]:g}" if self.t.size else "no output time reached"
+        return (f"<Solution of {self.compiled.model_name}: {self.t.size} points, {span}"
                 + (f", {len(self.events)} events" if self.events else "")
                 + (", interrupted" if self.interrupted else "") + ">")
 
     def _final_values(self, limit: int = 12) -> list[tuple[str, float, str]]:
+        if not self.t.size:
+            return []
         names = self.compiled.state_names[:limit]
         return [(n, float(self[n][-1]), self.unit(n) or "") for n in names]
 
     def _repr_html_(self) -> str:
         import html
 
+        if not self.t.size:
+            return f"<b>{html.escape(repr(self))}</b>"
         rows = "".join(f"<tr><td><code>{html.escape(n)}</code></td><td>{v:.6g}</td>"
                        f"<td>{html.escape(u)}</td></tr>" for n, v, u in self._final_values())
         return (f"<b>{html.escape(repr(self))}</b><table><tr><th>state</th>"

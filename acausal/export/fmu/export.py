@@ -23,6 +23,7 @@ from ...run.initialize import event_if_branches
 from ..c_code import (
     c_identifier,
     compile_shared_library,
+    file_in_the_way,
     find_c_compiler,
     initial_point,
     shared_library_suffix,
@@ -80,6 +81,10 @@ def _output_path(path: Any) -> Path:
     if target.suffix.lower() != ".fmu":
         raise InputError(f"export_fmu(): '{target}' should end in .fmu (importers look for "
                          "that suffix), e.g. " + str(target.with_suffix(".fmu")) + ".")
+    blocking = file_in_the_way(target.parent)
+    if blocking is not None:  # found before the slow part, not when the FMU is zipped
+        raise InputError(f"export_fmu(): cannot write '{target}': '{blocking}' is a file, not "
+                         "a folder. Choose a path in a folder (or move that file).")
     return target
 
 
@@ -204,9 +209,14 @@ def export_fmu(system: CompiledModel, path: str | os.PathLike, *, fmi_version: s
         binary = build / "binaries" / fmi2_platform() / (identifier + shared_library_suffix())
         compile_shared_library([src / s for s in sources], binary, compiler=cc,
                                include_dirs=(src,), flags=tuple(c_flags))
-        target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_name(target.name + ".part")
-        with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as zf:
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            zf = zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED)
+        except OSError as exc:  # no permission, a read-only or vanished folder
+            raise InputError(f"export_fmu(): cannot write '{target}' ({exc.strerror or exc}); "
+                             "choose a file in a folder you can write to.") from None
+        with zf:
             zf.write(build / "modelDescription.xml", "modelDescription.xml")
             zf.write(binary, binary.relative_to(build).as_posix())
             for name in ("model_functions.c", "model_functions.h", "model_data.h",
