@@ -155,7 +155,8 @@ def _structural_advice(node: Component) -> str:
 
 
 def _mentions_component(text: str, path: str) -> bool:
-    return f"'{path}." in text or f" {path}." in text or f"{{{path}." in text
+    return any(f"{before}{path}{after}" in text for before in ("'", " ", "{", "(")
+               for after in (".", "'"))
 
 
 def _compile_flat(flat: FlatSystem, stabilization, alpha, beta, timings, lap) -> CompiledModel:

@@ -236,17 +236,25 @@ def substituted(expr: sp.Basic, mapping: dict) -> sp.Basic:
 
 def expression_atoms(expr: sp.Basic) -> tuple[list, list]:
     """The symbols of ``expr`` outside ``der()``, and its outermost ``der()`` sub-expressions
-    (one walk of the tree; sympy's ``free_symbols`` and ``has`` walk it once each)."""
+    (one walk of the tree; sympy's ``free_symbols`` and ``has`` walk it once each).
+
+    A sub-expression that occurs several times (the same object) is walked once: repeated
+    differentiation shares sub-trees (the product rule keeps the other factors), so the tree
+    of a constraint differentiated k times can be exponentially larger than its graph."""
     symbols, derivatives = [], []
     stack = [expr]
+    seen: set[int] = set()
     while stack:
         node = stack.pop()
         if node.is_Symbol:
             symbols.append(node)
         elif isinstance(node, der):
             derivatives.append(node)
-        else:
-            stack.extend(node.args)
+        elif node.args:
+            key = id(node)
+            if key not in seen:
+                seen.add(key)
+                stack.extend(node.args)
     return symbols, derivatives
 
 

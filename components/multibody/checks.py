@@ -16,7 +16,7 @@ from acausal import Rule
 
 __all__ = ["INERTIA_DEFINITE", "INERTIA_TRIANGLE", "at_most_rule", "axis_rule", "inertia_matrix",
            "inertia_rules", "not_parallel_rule", "numbers_rule", "numeric_vector", "sequence_rule",
-           "valid_sequence"]
+           "valid_sequence", "vector_rule"]
 
 #: Two unit vectors are parallel when |e_1 x e_2|^2 <= this: MultiBody's ``Frames.from_nxy``
 #: uses the same bound (``n_z_aux*n_z_aux > 1.0e-6``) to decide that n_y is unusable.
@@ -41,6 +41,22 @@ def axis_rule(name: str, what: str = "axis") -> Rule:
     return Rule(name, f"{name} ({what}) is a non-zero 3-vector (it is normalised; MultiBody: "
                       "normalizeWithAssert)", check,
                 advice=f"give {name} the direction of the {what}, e.g. (0, 0, 1)")
+
+
+def vector_rule(name: str, what: str, nonzero: bool = False, optional: bool = False) -> Rule:
+    """``name`` is a 3-vector of finite numbers (not the zero vector when ``nonzero``; None
+    allowed when ``optional``: a value the component derives)."""
+
+    def check(v):
+        if v is None and optional:
+            return True
+        if not numeric_vector(v if isinstance(v, (list, tuple, np.ndarray)) else [v]):
+            return f"{name} is not three finite numbers"
+        return not nonzero or _unit(v) is not None or f"{name} is the zero vector"
+
+    text = f"{name} ({what}) is a{' non-zero' if nonzero else ''} 3-vector"
+    return Rule(name, text + (" or None (derived)" if optional else ""), check,
+                advice=f"give {name} as three numbers, e.g. (1, 0, 0)")
 
 
 def not_parallel_rule(first: str, second: str, why: str,

@@ -59,6 +59,7 @@ from .checks import (
     numeric_vector,
     sequence_rule,
     valid_sequence,
+    vector_rule,
 )
 from .interfaces import Frame, T, constant, constant_vector, resolve1, vector_equations
 from .world import World
@@ -527,6 +528,9 @@ class BodyBox(BodyShape):
     density = Parameter(7700.0, structural=True, unit="kg/m3", min=0.0)
 
     parameter_rules = (
+        vector_rule("r_shape", "start of the box"),
+        vector_rule("length_direction", "length direction", nonzero=True, optional=True),
+        vector_rule("width_direction", "width direction", nonzero=True),
         numbers_rule("length", "width", "height", "inner_width", "inner_height", "density"),
         # MultiBody's BodyBox: assert(innerWidth <= width), assert(innerHeight <= height)
         at_most_rule("inner_width", "width", "(MultiBody BodyBox asserts innerWidth <= width)"),
@@ -587,6 +591,8 @@ class BodyCylinder(BodyShape):
     density = Parameter(7700.0, structural=True, unit="kg/m3", min=0.0)
 
     parameter_rules = (
+        vector_rule("r_shape", "start of the cylinder"),
+        vector_rule("length_direction", "length direction", nonzero=True, optional=True),
         numbers_rule("length", "diameter", "inner_diameter", "density"),
         # MultiBody's BodyCylinder: assert(innerDiameter < diameter)
         at_most_rule("inner_diameter", "diameter",
@@ -619,8 +625,9 @@ class BodyCylinder(BodyShape):
 
 
 def _floats(values) -> np.ndarray:
-    if any(isinstance(v, (str, bytes)) for v in values):
-        raise ValueError("a string")
+    """Three floats, or ValueError (the parameters' rules then name what is wrong)."""
+    if any(isinstance(v, (str, bytes)) for v in values) or len(values) != 3:
+        raise ValueError("not a 3-vector of numbers")
     return np.asarray([float(v) for v in values], dtype=float)
 
 

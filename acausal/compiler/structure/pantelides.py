@@ -144,7 +144,9 @@ def pantelides(system: EquationSystem, max_differentiations: int | None = None) 
                 raise StructurallySingularError(
                     "Index reduction does not terminate: these equations keep constraining "
                     "the same variables after differentiation (conflicting or redundant "
-                    "constraints, e.g. a kinematic loop closed twice):"
+                    "constraints, e.g. a kinematic loop closed twice, or closed by a cut joint "
+                    "whose axis is not the axis of the loop's other joints, such as a "
+                    "RevolutePlanarLoopConstraint with another n than the loop's revolutes):"
                     + listing([system.describe_eq(x) for x in visited_eqs])
                     + "\nvariables involved:"
                     + listing([system.describe_var(v) for v in visited_vars]))

@@ -64,7 +64,13 @@ class EquationSystem:
     def describe_var(self, v: int) -> str:
         base = self.info[self.base_var(v)]
         where = f" (in {base.origin or '<root>'})" if base is not None else ""
-        return f"'{self.name(v)}'{where}"
+        name = self.name(v)
+        order = 0
+        while name.startswith("der(", 4 * order):
+            order += 1
+        if order > 2:  # der(der(der(x))) ... written as the order, which can be large
+            name = f"der^{order}({name[4 * order:len(name) - order]})"
+        return f"'{name}'{where}"
 
     def describe_eq(self, e: int) -> str:
         k = 0
