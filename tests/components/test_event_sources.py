@@ -81,7 +81,13 @@ def test_pulse_driven_lowpass_and_mass_are_piecewise_analytic():
     assert len(event_times) == len(switches) == 7
     np.testing.assert_allclose(event_times, switches, rtol=0, atol=1e-11)
     y, v, s = exact(sol.t, t_end)
-    np.testing.assert_allclose(sol["lowpass.y.u"], y, rtol=0, atol=1e-9)
+    # the low-pass forgets an error with its time constant: its error is the sum of the local
+    # errors (each at most atol + rtol range y) of the steps within the last TAU, some
+    # N TAU / t_end of the run's N < 1.5e3 steps (1.2e3 right-hand sides): K = 130, 2.4e-9
+    # (measured: K = 31 at rtol 0.8e-11 .. 1.3e-11); 1 % more TAU moves y by 9e-3
+    steps = 1.5e3
+    bound = steps * TAU / t_end * (TIGHT["atol"] + TIGHT["rtol"] * np.ptp(y))
+    np.testing.assert_allclose(sol["lowpass.y.u"], y, rtol=0, atol=bound)
     np.testing.assert_allclose(sol["mass.v"], v, rtol=0, atol=1e-9)
     np.testing.assert_allclose(sol["mass.s"], s, rtol=0, atol=1e-9)
     # the output itself, away from the switching instants, and the period counter

@@ -46,12 +46,14 @@ def test_fourbar1_conserves_energy_and_matches_the_reference_while_it_is_accurat
     for name in ("j1.phi", "j1.w"):
         check_signal(name + " (t <= 1 s)", sol[name][first], ref[name][first])
     check_signal("j1.phi", sol["j1.phi"], ref["j1.phi"])
-    # our result does not depend on the tolerance (100x looser agrees to 1e-5 rad/s) while
-    # the reference is 100x further away: the difference over the whole span is the
-    # reference's integration error, not ours
+    # our result does not depend on the tolerance (100x looser agrees to its integration
+    # error: its local errors, 1e-10 + 1e-8 |j1.w| a step, summed over its fewer than 1.2e4
+    # steps (at most 1.16e4 right-hand sides), 1.4e-3; measured 5e-6 at tolerances 0.8 .. 1.3
+    # times these) while the reference is 100x further away: the difference over the whole
+    # span is the reference's integration error, not ours
     loose = cs.simulate(5.0, t_eval=ref["time"], rtol=1e-8, atol=1e-10)
     ours = np.max(np.abs(loose["j1.w"] - sol["j1.w"]))
-    assert ours < 1e-5
+    assert ours < 1.2e4 * (1e-10 + 1e-8 * np.max(np.abs(sol["j1.w"])))
     assert np.max(np.abs(sol["j1.w"] - ref["j1.w"])) > 100 * ours
 
 
@@ -93,13 +95,21 @@ def test_planar_fourbar_with_the_loop_constraint_joint(planar_fourbar, compare):
     compare(cs, "PlanarFourbar", t_max=3.0, rtol=RTOL, atol=ATOL)
 
 
-@pytest.mark.parametrize("model, signal", [("PlanarFourbar", "revolute1.phi"),
-                                           ("Engine1a", "inertia.w"),
-                                           ("RollingWheel", "wheel1.der_angles[1]")])
-def test_reference_tolerance_moves_the_result_by_1e_4(model, signal, msl):
+@pytest.mark.parametrize("model, signal, asserted", [("PlanarFourbar", "revolute1.phi", False),
+                                                     ("Engine1a", "inertia.w", False),
+                                                     ("RollingWheel", "wheel1.der_angles[1]",
+                                                      True)])
+def test_reference_tolerance_moves_the_result_by_1e_4(model, signal, asserted, msl):
     """Why the whole span of these loops is not compared at 1e-4: the model run at the
-    reference's own tolerance (1e-6) moves by more than 1e-4 of the range from its converged
-    result (which agrees with itself to 1e-5 at tolerances 100x apart)."""
+    reference's own tolerance (1e-6) moves by about 1e-4 of the range from its converged
+    result (which agrees with itself to 1e-5 at tolerances 100x apart).
+
+    How far a run at a loose tolerance moves is not bounded from below by the tolerance: with
+    rtol and atol scaled by 0.8..1.3 (other step sequences, as on another machine) the move
+    was 0.14..2.2 (PlanarFourbar) and 0.49..5.7 (Engine1a) times 1e-4 of the range, and
+    19..42 times for RollingWheel. So the lower bound is asserted for RollingWheel only; for
+    the other two the upper bound on the converged run is, and the reference's inaccuracy is
+    shown by test_loop_references_lose_energy."""
     from acausal.components.multibody import examples
 
     cs = compile(getattr(examples, model)())
@@ -110,7 +120,8 @@ def test_reference_tolerance_moves_the_result_by_1e_4(model, signal, msl):
     ours = cs.simulate(t_end, t_eval=ref["time"], rtol=RTOL, atol=ATOL)
     loose = cs.simulate(t_end, t_eval=ref["time"], rtol=1e-6, atol=1e-8)
     assert np.max(np.abs(ours[signal] - tight[signal])) < 1e-5 * span
-    assert np.max(np.abs(loose[signal] - tight[signal])) > 1e-4 * span
+    if asserted:
+        assert np.max(np.abs(loose[signal] - tight[signal])) > 1e-4 * span
 
 
 @pytest.mark.xfail(strict=True, reason=(
@@ -168,7 +179,10 @@ def test_fourbar_analytic_with_a_spherical_spherical_rod(msl, energy, check_sign
     assert sol["j1.phi"][-1] == pytest.approx(40.241257616091161, abs=2e-3)  # Dymola at 5 s
     loose = cs.simulate(5.0, t_eval=times, rtol=1e-8, atol=1e-10)
     ours = np.max(np.abs(loose["j1.w"] - sol["j1.w"]))
-    assert ours < 1e-4
+    # the looser run's error: its local errors (1e-10 + 1e-8 |j1.w| a step) summed over its
+    # fewer than 3e3 steps (at most 2.4e3 right-hand sides): 3.6e-4 (measured 9e-5 at
+    # tolerances 0.8 .. 1.3 times these)
+    assert ours < 3e3 * (1e-10 + 1e-8 * np.max(np.abs(sol["j1.w"])))
     # as in Fourbar1, the reference's j1.w drifts (it loses energy:
     # test_loop_references_lose_energy) while ours keeps the energy and does not depend on
     # the tolerance
@@ -195,8 +209,14 @@ def test_universal_spherical_rod_gives_the_same_four_bar_and_a_consistent_rod_fr
     cs = compile(FourbarUniversalSpherical())
     assert cs.state_names == ["j1.phi", "j1.w"]
     usp = cs.simulate(5.0, t_eval=times, rtol=RTOL, atol=ATOL)
-    np.testing.assert_allclose(usp["j1.phi"], ssp["j1.phi"], atol=1e-6)
-    np.testing.assert_allclose(usp["j1.w"], ssp["j1.w"], atol=1e-6)
+    # each run is within the sum of its local errors (ATOL + RTOL |x|) over its fewer than
+    # 5e3 steps (at most 4.1e3 right-hand sides) of the motion, the difference within twice
+    # that: 4e-5 in j1.phi (which turns to 40 rad), 1.2e-5 in j1.w (12 rad/s at most);
+    # measured 5.5e-7 and 1.3e-6 at rtol 0.8e-10 .. 1.3e-10. 1 % more mass of b1 in one of
+    # them moves j1.phi by 4e-2
+    for name in ("j1.phi", "j1.w"):
+        bound = 2 * 5e3 * (ATOL + RTOL * np.max(np.abs(ssp[name])))
+        np.testing.assert_allclose(usp[name], ssp[name], rtol=0, atol=bound, err_msg=name)
     ref = msl("Fourbar_analytic")
     check_signal("j1.phi", np.interp(ref["time"], times, usp["j1.phi"]), ref["j1.phi"])
     T = usp["jointSSP.rod1.frame_ia.T"].reshape(3, 3, -1)
