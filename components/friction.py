@@ -98,6 +98,8 @@ class select(sp.Function):  # noqa: N801 - sympy function naming
     """
 
     nargs = 3
+    # for the compiler's unit check: a and b share the result's unit
+    unit_branches = (1, 2)
 
     def fdiff(self, argindex=1):
         c, a, b = self.args

@@ -22,6 +22,9 @@ Decisions, as Modelica tools and ModelingToolkit's ``validate_units`` make them:
   argument and are dimensionless; ``x**p`` with a number ``p`` raises the unit to that power,
   ``x**y`` needs both dimensionless; both sides of a relation in ``event_if``/``Piecewise``
   conditions, and the branches, have one unit.
+* A sympy function of a library declares how units pass through it with the class attributes
+  ``unit_branches`` (the positions of the arguments that share the result's unit) and
+  ``unit_conditions`` (positions of relations); another function's result is unknown.
 * ``time`` is in seconds; a model in which no variable or parameter declares a unit is not
   checked at all (it has nothing to compare, and ``sin(time)`` is fine there).
 * A component declares an empirical law that is not dimensionally consistent with
@@ -286,10 +289,12 @@ class UnitWalker:
         if isinstance(expr, (sp.core.relational.Relational, sp.logic.boolalg.Boolean)):
             self._condition(expr)
             return ONE
-        name = type(expr).__name__
-        if name == "select" and len(expr.args) == 3:  # components.friction's mode switch
-            self._condition(expr.args[0])
-            return self._agree(expr, expr.args[1:], "the two values of select")
+        branches = getattr(type(expr), "unit_branches", None)
+        if branches is not None:  # a function that declares its unit rule (see the docstring)
+            for i in getattr(type(expr), "unit_conditions", ()):
+                self._condition(expr.args[i])
+            return self._agree(expr, [expr.args[i] for i in branches],
+                               f"the values of {type(expr).__name__}")
         for arg in expr.args:  # a function of unknown unit rules: its arguments still count
             if isinstance(arg, sp.Basic):
                 self.dim(arg)

@@ -257,3 +257,17 @@ def test_the_command_line_reports_a_unit_error_and_can_skip_the_check(tmp_path, 
     err = capsys.readouterr().err
     assert "Units do not match in equation 2 of Bad" in err and "[kg.m]" in err
     assert main(["info", f"{model}:Bad", "--no-unit-check"]) == 0
+
+
+def test_a_library_function_declares_its_unit_rule():
+    """components.friction.select(c, a, b) declares unit_branches = (1, 2): a and b share the
+    result's unit, so a force and a speed as its two values are refused."""
+    from acausal.components.friction import select
+
+    rule = _one_equation(lambda s: Eq(s.a, select(s.c, s.a, s.b)), a="N", b="m/s", c="1")
+    with pytest.raises(UnitError, match="the values of select"):
+        rule().compile()
+    same = _one_equation(lambda s: Eq(s.a, select(s.c, s.a, s.b)), a="N", b="N", c="1")
+    from acausal.compiler.flatten import flatten
+    from acausal.compiler.units import check_units
+    check_units(flatten(same()))
