@@ -343,13 +343,20 @@ class UnitWalker:
         return FREE if b is FREE and e is FREE else ONE
 
     def _condition(self, cond: Any) -> None:
+        """Check a condition: both sides of each relation in it (And/Or/Not of relations, or
+        an expression of discrete variables) have one unit."""
         if isinstance(cond, sp.core.relational.Relational):
             self._agree(cond, cond.args, "the two sides of a relation")
-        elif isinstance(cond, sp.Basic):
-            for arg in cond.args:
-                if isinstance(arg, sp.Basic) and not arg.is_Atom:
-                    self._condition(arg) if isinstance(arg, sp.logic.boolalg.Boolean) \
-                        else self.dim(arg)
+            return
+        if not isinstance(cond, sp.Basic):
+            return
+        for arg in cond.args:
+            if not isinstance(arg, sp.Basic) or arg.is_Atom:
+                continue
+            if isinstance(arg, sp.logic.boolalg.Boolean):
+                self._condition(arg)
+            else:
+                self.dim(arg)
 
 
 # --------------------------------------------------------------------------------------------
