@@ -30,6 +30,7 @@ from ..language.model import Component, Connection, Connector, Node
 from ..language.overdetermined import Branch, Root
 from ..language.symbolic import UnitFree, der, event_if, residual, sum_of, time
 from ..language.templates import LazyRenamed, TemplateCache
+from ..language.visuals import Visual, check_visual
 
 
 @dataclass(slots=True)
@@ -123,6 +124,8 @@ class FlatSystem:
     structural: dict[str, Any] = field(default_factory=dict)
     # loops of overdetermined connectors closed by a residue (see acausal.language.connection_graph)
     loops: list[Loop] = field(default_factory=list)
+    # what the 3-D viewer draws: every component's Visual shapes, frames by full path
+    visuals: list[Visual] = field(default_factory=list)
 
     def hint_for(self, path: str) -> str:
         """The ``solver_hint`` of the component at ``path`` or of the nearest one above it."""
@@ -397,12 +400,25 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
     flat = FlatSystem(type(model).__name__, variables, parameters, equations, initial, events)
     flat.loops = graph.loops if graph is not None else []
     flat.hints = {c.path: type(c).solver_hint for c in components if type(c).solver_hint}
+    flat.visuals = _visuals(components)
     flat.structural = {(c.path + "." if c.path else "") + name: getattr(c, name, decl.default)
                        for c in components for name, decl in _structural_declarations(c)}
     _expand_derivatives_of_expressions(flat)
     _lower_event_ifs(flat)
     _check_events(flat)
     return flat
+
+
+def _visuals(components: list[Component]) -> list[Visual]:
+    """The shapes of every component (``visual_shapes()``), checked and with full frame
+    paths. Plain data: kept by the compiled model for the viewer (``Solution.view``)."""
+    out = []
+    for comp in components:
+        where = _describe_component(comp)
+        with _user_code(where, "visual_shapes"):
+            shapes = list(comp.visual_shapes() or ())
+            out.extend(check_visual(shape, comp, where) for shape in shapes)
+    return out
 
 
 class _ConnectionSets:

@@ -424,6 +424,12 @@ class Component(Node):
             else f"{type(self).__name__} (the model)"
         check_rules(where, rules, self.parameter_values(), computed)
 
+    def visual_shapes(self) -> Iterable:
+        """The shapes the 3-D viewer draws for this bound component
+        (:class:`~acausal.language.visuals.Visual`, placed by its frames; none by default).
+        Called when the model is compiled; may use the component's parameter values."""
+        return []
+
     def events(self) -> Iterable:
         """``When`` clauses of this component (state events, time events)."""
         return []

@@ -1,0 +1,170 @@
+"""What a component looks like in the 3-D viewer: :class:`Visual` shapes placed by its frames.
+
+A component lists its shapes in ``visual_shapes()`` (a method of
+:class:`~acausal.language.model.Component`, empty by default)::
+
+    class Crank(Component):
+        frame_a = Frame()
+        frame_b = Frame()
+        ...
+        def visual_shapes(self):
+            return [Visual("cylinder", "frame_a", length=0.2, width=0.02, color="#0080ff")]
+
+The shape semantics are Modelica's ``MultiBody.Visualizers.Advanced.Shape``, so that a model's
+visualisation ports line by line: the shape sits in the frame ``frame`` (a connector of the
+component, by its name relative to the component), starts at ``r_shape`` (resolved in that
+frame) and extends ``length`` along ``length_direction``, ``width`` along ``width_direction``
+(made orthogonal to the length direction) and ``height`` along the third axis:
+
+* ``box``: from ``r_shape`` along the length, centred in width and height;
+* ``cylinder``: from ``r_shape`` along the length, diameter ``width``;
+* ``sphere``: diameter ``length``, centre at ``r_shape + length_direction * length / 2``;
+* ``spring``: a helix of ``extra`` windings (default 5), coil diameter ``width``;
+* ``arrow``: an arrow of ``length``, diameter ``width`` (a force, a direction);
+* ``gravity``: an arrow along the direction of gravity (the World's): the viewer also draws the
+  ground perpendicular to it and turns the camera so that it points down;
+* ``axes``: the frame's x (red), y (green) and z (blue) axes, each ``length`` long;
+* ``line``: a thin line (a rope, a rod drawn as a line).
+
+With ``frame_b`` (a second connector of the component) the shape spans the two frames' origins:
+its length and direction follow the motion (a line force's spring or damper, a rod between two
+joints); ``r_shape``, ``length_direction`` and ``length`` are then not used.
+
+A dimension left ``None`` is chosen by the viewer from a nominal length L (as MultiBody's
+``world.nominalLength`` sets the default joint and body sizes): twice the median size of the
+model's parts (the given lengths of boxes, cylinders and spheres, the distances of the frames
+that shapes span at the start), at most the size of the whole motion; so shapes stay in
+proportion on a 1-mm mechanism, a 10-m crane and a 20-link chain alike. The defaults are
+MultiBody's fractions of its nominal length: sphere L/9 (``defaultBodyDiameter``), box and
+cylinder L/10 (``defaultJointLength``), spring and line L/10, arrow and gravity L/4, axes L/2
+(``defaultAxisLength``). A box, cylinder or sphere of default length is **centred** on
+``r_shape`` (as MultiBody centres a joint's cylinder on its axis and a body's sphere on its
+centre of mass); the other kinds start there. A default width is length/20 for a given length
+(``defaultWidthFraction``), else L/20 (``defaultJointWidth``; L/40 for a shape spanning two
+frames); a default height equals the width. Colours are CSS colours (``"#0080ff"``,
+``"red"``); ``None`` takes the viewer's colour for the kind. ``trail=True`` marks a body's
+shape: ``view(trails=True)`` draws the path of its centre. Frames are the component's
+3-D frames (``r_0``, ``T``) or planar frames (``x``, ``y``, ``phi``: drawn in the plane z = 0,
+turned by ``phi`` about z); ``frame=None`` is the world frame (a component without a frame
+connector, such as a planar ``World``). Values are read when the model is compiled; shapes do
+not follow parameters changed later with ``simulate(params=...)``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..base.errors import ModelDefinitionError
+from .model import Connector
+
+__all__ = ["KINDS", "Visual", "check_visual"]
+
+#: The shape kinds the viewer draws.
+KINDS = ("box", "cylinder", "sphere", "spring", "arrow", "gravity", "axes", "line")
+
+
+@dataclass(frozen=True)
+class Visual:
+    """One shape of a component, placed by the component's frame ``frame`` (see the module
+    docstring for the geometry of each kind). Lengths in m."""
+
+    kind: str
+    frame: str | None
+    frame_b: str | None = None
+    r_shape: tuple[float, float, float] = (0.0, 0.0, 0.0)  # m, in ``frame``
+    length_direction: tuple[float, float, float] = (1.0, 0.0, 0.0)  # 1, in ``frame``
+    width_direction: tuple[float, float, float] = (0.0, 1.0, 0.0)  # 1, in ``frame``
+    length: float | None = None  # m
+    width: float | None = None  # m
+    height: float | None = None  # m
+    color: str | None = None  # CSS colour
+    extra: float | None = None  # the spring's number of windings
+    trail: bool = False  # a body's shape: its centre leaves a trail (view(trails=True))
+    component: str = ""  # the path of the component that declared it (set by the compiler)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The shape as plain data (what the viewer page receives)."""
+        return {"kind": self.kind, "frame": self.frame, "frame_b": self.frame_b,
+                "r_shape": list(self.r_shape), "length_direction": list(self.length_direction),
+                "width_direction": list(self.width_direction), "length": self.length,
+                "width": self.width, "height": self.height, "color": self.color,
+                "extra": self.extra, "trail": self.trail, "component": self.component}
+
+
+def _placeable(connector: Any) -> bool:
+    """Whether the viewer can place a shape by ``connector``: a 3-D frame (``r_0``, ``T``) or a
+    planar one (``x``, ``y``)."""
+    names = type(connector).declarations()
+    return {"r_0", "T"} <= names.keys() or {"x", "y"} <= names.keys()
+
+
+def _vector(value: Any, what: str, where: str) -> tuple[float, float, float]:
+    try:
+        numbers = [float(v) for v in value]
+    except (TypeError, ValueError):
+        numbers = []
+    if len(numbers) == 2:  # a planar vector: in the plane z = 0
+        numbers.append(0.0)
+    if len(numbers) != 3 or not all(math.isfinite(v) for v in numbers):
+        raise ModelDefinitionError(f"{where}: {what} = {value!r} is not a vector of 2 or 3 "
+                                   "finite numbers.")
+    return numbers[0], numbers[1], numbers[2]
+
+
+def check_visual(shape: Any, component: Any, where: str) -> Visual:
+    """``shape`` checked against the component that declared it, with its frames given by
+    their full path (``body.frame_a``) and numbers as floats. Raises a ModelDefinitionError
+    naming ``where`` (the component) and the field for anything the viewer could not draw."""
+    if not isinstance(shape, Visual):
+        raise ModelDefinitionError(f"{where}.visual_shapes() returned {shape!r}: return a list "
+                                   "of acausal.Visual shapes.")
+    if shape.kind not in KINDS:
+        raise ModelDefinitionError(f"{where}: Visual kind {shape.kind!r} is not one of "
+                                   f"{', '.join(KINDS)}.")
+    frames = []
+    for field_name in ("frame", "frame_b"):
+        name = getattr(shape, field_name)
+        if name is None:  # frame: the world frame; frame_b: a shape on one frame
+            frames.append(None)
+            continue
+        connector = component
+        for part in str(name).split("."):
+            connector = getattr(connector, part, None)
+        if not isinstance(name, str) or not isinstance(connector, Connector) \
+                or connector._path is None:
+            raise ModelDefinitionError(f"{where}: Visual {field_name}={name!r} is not a "
+                                       "connector of the component: give the name of one of "
+                                       "its frames (e.g. 'frame_a').")
+        if not _placeable(connector):
+            raise ModelDefinitionError(f"{where}: Visual {field_name}={name!r} is a "
+                                       f"{type(connector).__name__}, which has no position: "
+                                       "place shapes by a 3-D frame (r_0, T) or a planar one "
+                                       "(x, y, phi).")
+        frames.append(connector.path)
+    sizes = {}
+    for field_name in ("length", "width", "height", "extra"):
+        value = getattr(shape, field_name)
+        if value is None:
+            sizes[field_name] = None
+            continue
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            number = math.nan
+        if not math.isfinite(number) or number < 0:
+            raise ModelDefinitionError(f"{where}: Visual {field_name}={value!r} must be a "
+                                       "finite number >= 0 (or None for the viewer's default).")
+        sizes[field_name] = number
+    directions = {}
+    for field_name in ("length_direction", "width_direction"):
+        directions[field_name] = _vector(getattr(shape, field_name), field_name, where)
+        if not any(directions[field_name]):
+            raise ModelDefinitionError(f"{where}: Visual {field_name} is the zero vector; give "
+                                       "a direction.")
+    return replace(shape, frame=frames[0], frame_b=frames[1],
+                   r_shape=_vector(shape.r_shape, "r_shape", where), **directions,
+                   color=None if shape.color is None else str(shape.color),
+                   trail=bool(shape.trail),
+                   component=component.path, **sizes)
