@@ -20,6 +20,7 @@ from acausal.library.rotations import cross, vector
 
 from .. import thermal, translational
 from ..blocks import RealInput
+from . import viewer_shapes
 from .interfaces import Frame, T, vector_equations
 from .world import World
 
@@ -36,6 +37,8 @@ class LineForceBase(Component):
         e_rel_0 = r_rel_0 / s
         fixed_rotation_at_frame_a: a is a root with the world's orientation; otherwise a.t = 0
         (the same for frame_b)
+
+    Viewer: a line from frame_a to frame_b (:class:`Spring` a coil, :class:`Damper` a cylinder).
     """
 
     s_small = Parameter(1e-10, unit="m", min=0.0, min_exclusive=True,
@@ -45,6 +48,7 @@ class LineForceBase(Component):
     fixed_rotation_at_frame_b = Parameter(False, description="the same for frame_b")
     frame_a = Frame()
     frame_b = Frame()
+    visual_shapes = viewer_shapes.line
     length = Variable(unit="m", description="distance between the origins")
     s = Variable(unit="m", description="max(length, s_small)")
     r_rel_0 = Variable(shape=3, unit="m", description="b.r_0 - a.r_0 (world frame)")
@@ -146,10 +150,12 @@ class _TensionForce(_LineMass):
 
 class Spring(_TensionForce):
     """Linear line spring: ``f = c (length - s_unstretched)`` (MultiBody ``Forces.Spring``,
-    optionally with a point mass ``m`` on the line)."""
+    optionally with a point mass ``m`` on the line). Viewer: a blue coil from frame_a to
+    frame_b."""
 
     c = Parameter(1.0, unit="N/m", min=0.0, description="spring constant")
     s_unstretched = Parameter(0.0, unit="m", description="unstretched length")
+    visual_shapes = viewer_shapes.spring
 
     def tension(self):
         return self.c * (self.length - self.s_unstretched)
@@ -159,11 +165,12 @@ class Damper(_TensionForce):
     """Linear line damper: ``f = d D(s)`` (MultiBody ``Forces.Damper``). With
     ``use_heat_port=True`` the dissipated power ``lossPower = f D(s)`` leaves through the
     thermal connector ``heat_port`` (``heat_port.Q_flow = -lossPower``); without it the heat
-    is not tracked."""
+    is not tracked. Viewer: a grey cylinder from frame_a to frame_b."""
 
     d = Parameter(0.0, unit="N.s/m", min=0.0, description="damping constant")
     use_heat_port = Parameter(False, description="add the thermal connector heat_port")
     lossPower = Variable(unit="W", description="dissipated power f D(s)")
+    visual_shapes = viewer_shapes.damper
 
     def __init__(self, **overrides):
         super().__init__(**overrides)
@@ -182,11 +189,12 @@ class Damper(_TensionForce):
 
 class SpringDamperParallel(_TensionForce):
     """Line spring and damper in parallel: ``f = c (s - s_unstretched) + d D(s)`` (MultiBody
-    ``Forces.SpringDamperParallel``)."""
+    ``Forces.SpringDamperParallel``). Viewer: a blue coil from frame_a to frame_b."""
 
     c = Parameter(1.0, unit="N/m", min=0.0, description="spring constant")
     s_unstretched = Parameter(0.0, unit="m", description="unstretched length")
     d = Parameter(0.0, unit="N.s/m", min=0.0, description="damping constant")
+    visual_shapes = viewer_shapes.spring
 
     def tension(self):
         return self.c * (self.s - self.s_unstretched) + self.d * der(self.s)

@@ -43,6 +43,7 @@ from acausal.library.rotations import (
 )
 
 from .. import rotational, translational
+from . import viewer_shapes
 from .checks import (
     axis_rule,
     not_parallel_rule,
@@ -94,7 +95,7 @@ class Revolute(Component):
         use_axis_flange:  axis.phi = phi;  axis.tau = tau;  support.phi = 0
         otherwise:        tau = 0
 
-    Source: ``MultiBody.Joints.Revolute`` (MSL 4.0).
+    Source: ``MultiBody.Joints.Revolute`` (MSL 4.0). Viewer: a red cylinder along n at frame_a.
     """
 
     use_axis_flange = Parameter(False, description="add the 1-D flanges axis and support")
@@ -105,6 +106,7 @@ class Revolute(Component):
                                                         "phi_offset + phi)")
     frame_a = Frame()
     frame_b = Frame()
+    visual_shapes = viewer_shapes.revolute
     parameter_rules = (axis_rule("n"),)
     phi = Variable(start=0.0, unit="rad", state_priority=10,
                    description="relative rotation angle from frame_a to frame_b")
@@ -160,7 +162,7 @@ class Prismatic(Component):
         use_axis_flange:  axis.s = s;  axis.f = f;  support.s = 0
         otherwise:        f = 0
 
-    Source: ``MultiBody.Joints.Prismatic`` (MSL 4.0).
+    Source: ``MultiBody.Joints.Prismatic`` (MSL 4.0). Viewer: a red box from frame_a to frame_b.
     """
 
     use_axis_flange = Parameter(False, description="add the 1-D flanges axis and support")
@@ -170,6 +172,7 @@ class Prismatic(Component):
     s_offset = Parameter(0.0, unit="m", description="offset (relative distance s_offset + s)")
     frame_a = Frame()
     frame_b = Frame()
+    visual_shapes = viewer_shapes.prismatic
     parameter_rules = (axis_rule("n"),)
     s = Variable(start=0.0, unit="m", state_priority=10,
                  description="relative distance from frame_a to frame_b along the axis")
@@ -245,7 +248,7 @@ class Spherical(Component):
     ``z_rel_a_fixed`` (``enforce_states`` only): ``D(w_rel) = T_rel_start z_rel_a_start``.
 
     Source: ``MultiBody.Joints.Spherical`` (MSL 4.0; ``enforceStates``, ``useQuaternions``,
-    ``sequence_angleStates``, ``z_rel_a_fixed`` in snake case).
+    ``sequence_angleStates``, ``z_rel_a_fixed`` in snake case). Viewer: a red sphere at frame_a.
     """
 
     angles_fixed = Parameter(False, description="fix the initial relative orientation")
@@ -267,6 +270,7 @@ class Spherical(Component):
                                       description="axes of the angle states phi")
     frame_a = Frame()
     frame_b = Frame()
+    visual_shapes = viewer_shapes.spherical
     parameter_rules = (sequence_rule("sequence_start"), sequence_rule(
         "sequence_angle_states", (("enforce_states", "use_quaternions"), lambda e, q: e and not q)))
 
@@ -372,7 +376,7 @@ class Universal(Component):
     Parts: ``revolute_a`` (n_a) from frame_a to an intermediate frame, ``revolute_b`` (n_b)
     from it to frame_b. Variables ``phi_a, phi_b, w_a, w_b, a_a, a_b`` are theirs.
 
-    Source: ``MultiBody.Joints.Universal`` (MSL 4.0).
+    Source: ``MultiBody.Joints.Universal`` (MSL 4.0). Viewer: its revolutes' red cylinders.
     """
 
     n_a = Parameter((1.0, 0.0, 0.0), structural=True, unit="1",
@@ -419,13 +423,15 @@ class Cylindrical(Component):
     Parts: ``prismatic`` (n) from frame_a, then ``revolute`` (n) to frame_b. Variables
     ``s, v, a, phi, w, wd`` are theirs.
 
-    Source: ``MultiBody.Joints.Cylindrical`` (MSL 4.0).
+    Source: ``MultiBody.Joints.Cylindrical`` (MSL 4.0). Viewer: a red cylinder from frame_a to
+    frame_b (its parts are not drawn).
     """
 
     n = Parameter((1.0, 0.0, 0.0), structural=True, unit="1",
                   description="axis of translation and rotation, in frame_a and frame_b")
     frame_a = Frame()
     frame_b = Frame()
+    visual_shapes = viewer_shapes.cylindrical
     s = Variable(start=0.0, unit="m", state_priority=10, description="distance along n")
     v = Variable(start=0.0, unit="m/s", state_priority=10, description="D(s)")
     a = Variable(unit="m/s2", description="D(v)")
@@ -443,6 +449,7 @@ class Cylindrical(Component):
         n = overrides.get("n", (1.0, 0.0, 0.0))
         self.prismatic = self._prismatic_class(n=n)
         self.revolute = self._revolute_class(n=n)
+        self.prismatic._animation = self.revolute._animation = False  # drawn by the joint
 
     def connections(self):
         return [connect(self.frame_a, self.prismatic.frame_a),
@@ -586,13 +593,14 @@ class RevolutePlanarLoopConstraint(Component):
         r_rel_a = T_a (b.r_0 - a.r_0);  0 = ex_a . r_rel_a;  0 = ey_a . r_rel_a
         a.t = 0;  b.t = 0;  a.f = ex_a f_c[0] + ey_a f_c[1];  b.f = -T_b T_a' a.f
 
-    Source: ``MultiBody.Joints.RevolutePlanarLoopConstraint`` (MSL 4.0).
+    Source: ``MultiBody.Joints.RevolutePlanarLoopConstraint`` (MSL 4.0). Viewer: as Revolute.
     """
 
     n = Parameter((0.0, 0.0, 1.0), structural=True, unit="1",
                   description="axis of rotation, in frame_a and frame_b")
     frame_a = Frame()
     frame_b = Frame()
+    visual_shapes = viewer_shapes.revolute
     parameter_rules = (axis_rule("n"),)
     f_c = Variable(shape=2, unit="N", description="constraint forces along ex_a and ey_a")
     r_rel_a = Variable(shape=3, unit="m", description="frame_b's origin from frame_a's, in a")
@@ -641,7 +649,8 @@ class SphericalSpherical(Component):
     positions the rest of the model fixes at the start (e.g. a fixed slider position), so that
     the constraint holds exactly from the start; it is a constant of the run.
 
-    Source: ``MultiBody.Joints.SphericalSpherical`` (MSL 4.0).
+    Source: ``MultiBody.Joints.SphericalSpherical`` (MSL 4.0). Viewer: red spheres at both
+    frames, a grey rod between them.
     """
 
     rod_length = Parameter(1.0, unit="m", min=0.0, min_exclusive=True,
@@ -651,6 +660,7 @@ class SphericalSpherical(Component):
                   description="mass of the rod (at its middle)")
     frame_a = Frame()
     frame_b = Frame()
+    visual_shapes = viewer_shapes.spherical_spherical
     world = Outer(World)
     f_rod = Variable(unit="N", description="rod force: the rod acts on frame_a's part with "
                      "-f_rod eRod_a (positive: the rod is in tension)")
@@ -709,7 +719,8 @@ class UniversalSpherical(Component):
         0 = a.f + f_b_a + f_ia_a;  0 = a.t + t_ia_a + rRod_a x f_b_a
 
     Singular when the rod is parallel to ``n1_a``. Source: ``MultiBody.Joints.UniversalSpherical``
-    (MSL 4.0, ``computeRodLength = false``, ``kinematicConstraint = true``).
+    (MSL 4.0, ``computeRodLength = false``, ``kinematicConstraint = true``). Viewer: red
+    cylinders along the universal joint's axes, a grey rod, a red sphere at frame_b.
     """
 
     n1_a = Parameter((0.0, 0.0, 1.0), structural=True, unit="1",
@@ -719,6 +730,7 @@ class UniversalSpherical(Component):
     frame_a = Frame()
     frame_b = Frame()
     frame_ia = Frame()
+    visual_shapes = viewer_shapes.universal_spherical
     parameter_rules = (axis_rule("n1_a"), not_parallel_rule(
         "n1_a", "rRod_ia", "the universal joint's second axis is perpendicular to both"))
     f_rod = Variable(unit="N", description="rod force (the rod acts on frame_b's part with "

@@ -48,6 +48,7 @@ from acausal.library.rotations import (
 )
 
 from .. import rotational
+from . import viewer_shapes
 from .checks import (
     INERTIA_DEFINITE,
     INERTIA_TRIANGLE,
@@ -71,12 +72,13 @@ class Fixed(Component):
 
     Equations: ``frame_b.r_0 = r``; ``frame_b.T = I``; ``frame_b.w = 0``.
 
-    Source: ``MultiBody.Parts.Fixed``.
+    Source: ``MultiBody.Parts.Fixed``. Viewer: a grey rod from the world's origin to frame_b.
     """
 
     r = Parameter((0.0, 0.0, 0.0), structural=True, unit="m",
                   description="position of frame_b in the world")
     frame_b = Frame()
+    visual_shapes = viewer_shapes.fixed
 
     def connections(self):
         return [root(self.frame_b)]
@@ -96,13 +98,14 @@ class FixedTranslation(Component):
         b.r_0 = a.r_0 + T_a' r;  b.T = a.T;  b.w = a.w
         0 = a.f + b.f;  0 = a.t + b.t + r x b.f
 
-    Source: ``MultiBody.Parts.FixedTranslation``.
+    Source: ``MultiBody.Parts.FixedTranslation``. Viewer: a grey rod from frame_a to frame_b.
     """
 
     r = Parameter((0.0, 0.0, 0.0), structural=True, unit="m",
                   description="vector from frame_a to frame_b, resolved in frame_a")
     frame_a = Frame()
     frame_b = Frame()
+    visual_shapes = viewer_shapes.fixed_translation
 
     def connections(self):
         return [branch(self.frame_a, self.frame_b)]
@@ -149,7 +152,7 @@ class FixedRotation(Component):
                                               nearer the root)
         0 = a.f + R' b.f;  0 = a.t + R' b.t + r x (R' b.f)
 
-    Source: ``MultiBody.Parts.FixedRotation``.
+    Source: ``MultiBody.Parts.FixedRotation``. Viewer: a grey rod from frame_a to frame_b.
     """
 
     r = Parameter((0.0, 0.0, 0.0), structural=True, unit="m",
@@ -169,6 +172,7 @@ class FixedRotation(Component):
                        description="angles of the rotation sequence, degrees")
     frame_a = Frame()
     frame_b = Frame()
+    visual_shapes = viewer_shapes.fixed_translation
 
     parameter_rules = (
         Rule("rotation_type", "rotation_type is one of " + ", ".join(ROTATION_TYPES),
@@ -243,7 +247,8 @@ class Body(Component):
     ``sequence_start`` (degrees would be MultiBody's display unit; here radians), and
     ``w_0_fixed`` with ``w_0_start`` (resolved in the world frame), as MultiBody.
 
-    Source: ``MultiBody.Parts.Body`` (MSL 4.0).
+    Source: ``MultiBody.Parts.Body`` (MSL 4.0). Viewer: a sphere at the centre of mass and a
+    cylinder from frame_a to it (blue).
     """
 
     m = Parameter(1.0, unit="kg", min=0.0, description="mass")
@@ -271,6 +276,7 @@ class Body(Component):
                           description="initial angular velocity resolved in the world frame")
     frame_a = Frame()
     world = Outer(World)
+    visual_shapes = viewer_shapes.body
 
     r_0 = Variable(shape=3, start=0.0, unit="m", state_priority=-2,
                    description="position of frame_a (world frame)")
@@ -425,12 +431,14 @@ class BodyShape(Body):
     where the body's Newton-Euler equations are written with ``f_a,body``/``t_a,body`` (the
     force and torque that reach the body from both frames).
 
-    Source: ``MultiBody.Parts.BodyShape`` (MSL 4.0).
+    Source: ``MultiBody.Parts.BodyShape`` (MSL 4.0). Viewer: a blue cylinder from frame_a to
+    frame_b (|r|/20 wide) and a sphere at the centre of mass.
     """
 
     r = Parameter((0.0, 0.0, 0.0), structural=True, unit="m",
                   description="vector from frame_a to frame_b, resolved in frame_a")
     frame_b = Frame()
+    visual_shapes = viewer_shapes.body_shape
 
     def connections(self):
         return [*super().connections(), branch(self.frame_a, self.frame_b)]
@@ -513,6 +521,7 @@ class BodyBox(BodyShape):
     computed from it and remain parameters of the body.
 
     Source: ``MultiBody.Parts.BodyBox`` (MSL 4.0), density default 7700 kg/m3 (steel).
+    Viewer: the blue box.
     """
 
     r_shape = Parameter((0.0, 0.0, 0.0), structural=True, unit="m")
@@ -526,6 +535,7 @@ class BodyBox(BodyShape):
     inner_width = Parameter(0.0, structural=True, unit="m", min=0.0)
     inner_height = Parameter(None, structural=True, unit="m", min=0.0)
     density = Parameter(7700.0, structural=True, unit="kg/m3", min=0.0)
+    visual_shapes = viewer_shapes.body_box
 
     parameter_rules = (
         vector_rule("r_shape", "start of the box"),
@@ -581,6 +591,7 @@ class BodyCylinder(BodyShape):
         I_22 = (m_o (l^2 + 3 ro^2) - m_i (l^2 + 3 ri^2))/12
 
     Source: ``MultiBody.Parts.BodyCylinder`` (MSL 4.0), density default 7700 kg/m3.
+    Viewer: the blue cylinder.
     """
 
     r_shape = Parameter((0.0, 0.0, 0.0), structural=True, unit="m")
@@ -589,6 +600,7 @@ class BodyCylinder(BodyShape):
     diameter = Parameter(None, structural=True, unit="m", min=0.0, min_exclusive=True)
     inner_diameter = Parameter(0.0, structural=True, unit="m", min=0.0)
     density = Parameter(7700.0, structural=True, unit="kg/m3", min=0.0)
+    visual_shapes = viewer_shapes.body_cylinder
 
     parameter_rules = (
         vector_rule("r_shape", "start of the cylinder"),
@@ -659,7 +671,7 @@ class PointMass(Component):
     A point mass has no orientation of its own: when it is the only thing at its frame it
     fixes the frame's orientation to the world's and takes whatever torque that needs.
 
-    Source: ``MultiBody.Parts.PointMass`` (MSL 4.0).
+    Source: ``MultiBody.Parts.PointMass`` (MSL 4.0). Viewer: a blue sphere at frame_a.
     """
 
     m = Parameter(1.0, unit="kg", min=0.0, description="mass")
@@ -670,6 +682,7 @@ class PointMass(Component):
     v_0 = Variable(shape=3, start=0.0, unit="m/s", state_priority=1,
                    description="velocity D(r_0)")
     a_0 = Variable(shape=3, unit="m/s2", description="acceleration D(v_0)")
+    visual_shapes = viewer_shapes.point_mass
 
     def connections(self):
         # the least preferred root (MultiBody: priority 10000): a body at the same frame orients it
@@ -733,7 +746,8 @@ class RollingWheel(Component):
     rolling without slip on the ground z = 0 (MultiBody ``Parts.RollingWheel``): a
     :class:`Body` at the centre plus :class:`~acausal.components.multibody.joints.RollingWheel`.
     Its coordinates ``x, y, angles, der_angles`` start fixed (MultiBody's defaults: 0). Put
-    the world's gravity along -z (``World(n=(0, 0, -1))``).
+    the world's gravity along -z (``World(n=(0, 0, -1))``). Viewer: a dark disc (its body
+    is not drawn).
     """
 
     # structural: handed to the body and the joint when the model is built (change
@@ -750,6 +764,7 @@ class RollingWheel(Component):
     y = Variable(start=0.0, fixed=True, unit="m", state_priority=10)
     angles = Variable(shape=3, start=0.0, fixed=True, unit="rad", state_priority=10)
     der_angles = Variable(shape=3, start=0.0, fixed=True, unit="rad/s", state_priority=10)
+    visual_shapes = viewer_shapes.rolling_wheel
 
     def __init__(self, **kw):
         super().__init__(**kw)
@@ -759,6 +774,7 @@ class RollingWheel(Component):
                          I_11=kw.get("I_long", 1.0), I_22=kw.get("I_axis", 1.0),
                          I_33=kw.get("I_long", 1.0))
         self.rollingWheel = RollingWheelJoint(radius=kw.get("radius", 0.3))
+        self.body._animation = False  # the wheel draws itself (MultiBody animation=false)
 
     def connections(self):
         return [connect(self.body.frame_a, self.frame_a),

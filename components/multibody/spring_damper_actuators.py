@@ -19,6 +19,7 @@ from acausal import Eq, Parameter, Variable, der
 from acausal.library.rotations import dot, vector
 
 from ..spring_damper_actuator_law import RotationalLaw, TranslationalLaw
+from . import viewer_shapes
 from .checks import axis_rule
 from .forces import LineForceBase
 from .interfaces import Frame, T, vector_equations
@@ -49,9 +50,11 @@ class TSDA(TranslationalLaw, LineForceBase):
     body's reference point to the attachment point).
 
     Source: P. E. Nikravesh, notes "Three-Dimensional Generalized Forces", translational
-    spring-damper-actuator (``l0`` is the notes' ``l_o``).
+    spring-damper-actuator (``l0`` is the notes' ``l_o``). Viewer: a blue coil from frame_a to
+    frame_b.
     """
 
+    visual_shapes = viewer_shapes.spring
     v_rel_0 = Variable(shape=3, unit="m/s", description="D(r_rel_0) (world frame)")
     length_dot = Variable(unit="m/s", description="elongation rate D(l) = d . D(d) / l")
     f = Variable(unit="N", description="tension f (positive pulls the frames together)")

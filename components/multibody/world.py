@@ -14,6 +14,7 @@ from acausal import Component, Parameter, Rule, root
 from acausal.errors import ParameterError
 from acausal.library.rotations import dot, normalized
 
+from . import viewer_shapes
 from .interfaces import Frame, vector_equations
 
 GRAVITY_TYPES = ("UniformGravity", "PointGravity", "NoGravity")
@@ -31,6 +32,8 @@ class World(Component):
 
     Bodies find the nearest enclosing ``World`` (``Outer(World)``, Modelica ``inner``); a model
     without one gets a default one named ``world``.
+
+    Viewer: the world axes and, for uniform gravity, a green arrow along ``n``.
     """
 
     gravity_type = Parameter("UniformGravity",
@@ -41,6 +44,7 @@ class World(Component):
     mu = Parameter(3.986004418e14, unit="m3/s2", min=0.0,
                     description="gravity field constant of PointGravity")
     frame_b = Frame()
+    visual_shapes = viewer_shapes.world
 
     parameter_rules = (
         Rule("gravity_type", "gravity_type is one of " + ", ".join(GRAVITY_TYPES),

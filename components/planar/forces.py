@@ -15,6 +15,7 @@ import sympy as sp
 from acausal import Component, Eq, Parameter, Variable, der
 from acausal.errors import ParameterError
 
+from . import viewer_shapes
 from .interfaces import Frame, rotation
 
 
@@ -57,8 +58,10 @@ class Spring(_RelativeFrames):
     libraries, are not used in the equations.
 
     Source: ``PlanarMechanics/Parts/Spring.mo``; Multibody.jl ``Spring(; c_x, c_y, c_phi,
-    s_relx0, s_rely0, phi_rel0, s_small)``.
+    s_relx0, s_rely0, phi_rel0, s_small)``. Viewer: a blue coil from frame_a to frame_b.
     """
+
+    visual_shapes = viewer_shapes.spring
 
     c_x = Parameter(1.0, min=0.0, unit="N/m", description="spring stiffness in world x direction")
     c_y = Parameter(1.0, min=0.0, unit="N/m", description="spring stiffness in world y direction")
@@ -91,7 +94,10 @@ class Damper(Component):
     The degenerate branch (``|r0| < s_small``) follows Modelica (Multibody.jl uses ``d0 = r0``).
 
     Source: ``PlanarMechanics/Parts/Damper.mo``; Multibody.jl ``Damper(; d, s_small)``.
+    Viewer: a blue cylinder from frame_a to frame_b.
     """
+
+    visual_shapes = viewer_shapes.damper
 
     d = Parameter(1.0, min=0.0, unit="N.s/m", description="damping constant")
     s_small = Parameter(1.0e-10, unit="m",
@@ -139,8 +145,11 @@ class SpringDamper(_RelativeFrames):
     purely translational element (as the Modelica demos do).
 
     Source: ``PlanarMechanics/Parts/SpringDamper.mo``; Multibody.jl ``SpringDamper(; c_x, c_y,
-    c_phi, d_x, d_y, d_phi, s_relx0, s_rely0, phi_rel0)``.
+    c_phi, d_x, d_y, d_phi, s_relx0, s_rely0, phi_rel0)``. Viewer: a blue coil around a grey
+    cylinder from frame_a to frame_b.
     """
+
+    visual_shapes = viewer_shapes.spring_damper
 
     c_x = Parameter(1.0, min=0.0, unit="N/m", description="spring stiffness in world x direction")
     c_y = Parameter(1.0, min=0.0, unit="N/m", description="spring stiffness in world y direction")

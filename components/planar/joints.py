@@ -23,6 +23,7 @@ import sympy as sp
 from acausal import Component, Eq, Parameter, Variable, der
 
 from .. import rotational, translational
+from . import viewer_shapes
 from .interfaces import Frame, cross, force, position, rotation
 from .naming import RenamedKeywords
 
@@ -44,12 +45,14 @@ class Revolute(RenamedKeywords, Component):
 
     Source: ``PlanarMechanics/Joints/Revolute.mo`` (``useFlange``, ``stateSelect``);
     Multibody.jl ``Revolute(; axisflange, state_priority=10)`` in ``src/PlanarMechanics/joints.jl``.
+    Viewer: a red cylinder along z at frame_a.
     """
 
     renamed = {"use_flange": "use_axis_flange"}
     use_axis_flange = Parameter(False, description="add the 1-D rotational flange flange_a")
     frame_a = Frame()
     frame_b = Frame()
+    visual_shapes = viewer_shapes.revolute
     phi = Variable(start=0.0, unit="rad", description="relative rotation angle b.phi - a.phi",
                    state_priority=10)
     w = Variable(start=0.0, unit="rad/s", description="relative angular velocity D(phi)",
@@ -92,6 +95,7 @@ class Prismatic(RenamedKeywords, Component):
 
     Source: ``PlanarMechanics/Joints/Prismatic.mo`` (``useFlange``, ``stateSelect``);
     Multibody.jl ``Prismatic(; r, s, v, axisflange)`` in ``src/PlanarMechanics/joints.jl``.
+    Viewer: a red box from frame_a to frame_b.
     """
 
     renamed = {"use_flange": "use_axis_flange"}
@@ -100,6 +104,7 @@ class Prismatic(RenamedKeywords, Component):
                   description="direction of the translation in frame_a (normalised internally)")
     frame_a = Frame()
     frame_b = Frame()
+    visual_shapes = viewer_shapes.prismatic
     s = Variable(start=0.0, unit="m", description="relative displacement along e0",
                  state_priority=10)
     v = Variable(start=0.0, unit="m/s", description="relative velocity D(s)", state_priority=10)

@@ -26,6 +26,7 @@ import sympy as sp
 from acausal import Component, Eq, Outer, Parameter, Variable, der
 from acausal.errors import ParameterError
 
+from . import viewer_shapes
 from .interfaces import Frame, cross, force, position, rotation
 from .naming import RenamedKeywords
 
@@ -47,13 +48,15 @@ class World(Component):
     ``g=9.81, n=[0, -1]``.
 
     Source: ``Modelica.Mechanics.MultiBody.World`` (uniform gravity; ``gravityType``, ``mue`` and
-    the animation options are not modelled); ``PlanarMechanics/PlanarWorld.mo``.
+    the animation options are not modelled); ``PlanarMechanics/PlanarWorld.mo``. Viewer: the
+    world axes and a green arrow along gravity.
     """
 
     g = Parameter(9.80665, unit="m/s2",
                   description="constant gravity acceleration (Modelica.Constants.g_n)")
     n = Parameter([0.0, -1.0], unit="1",
                   description="direction of gravity (normalised internally)")
+    visual_shapes = viewer_shapes.world
 
     def __init__(self, **overrides):
         g = overrides.get("g")
@@ -105,11 +108,13 @@ class Fixed(Component):
 
     Source: ``PlanarMechanics/Parts/Fixed.mo`` (connector ``frame``); Multibody.jl
     ``Fixed(; r, phi)`` (connector ``frame_b``, available here as the alias ``frame_b``).
+    Viewer: a small grey block.
     """
 
     r = Parameter([0.0, 0.0], unit="m", description="position of the frame in the world")
     phi = Parameter(0.0, unit="rad", description="fixed angle of the frame")
     frame = Frame()
+    visual_shapes = viewer_shapes.fixed
 
     @property
     def frame_b(self) -> Frame:
@@ -137,6 +142,7 @@ class Body(Component):
 
     Source: ``PlanarMechanics/Parts/Body.mo``; Multibody.jl ``Body(; m, I, r, v, phi, w, gy)``
     in ``src/PlanarMechanics/components.jl`` (there the angular acceleration is named ``α``).
+    Viewer: a blue sphere at frame_a.
     """
 
     m = Parameter(1.0, min=0.0, unit="kg", description="mass of the body")
@@ -145,6 +151,7 @@ class Body(Component):
                   description="own gravity (gx, gy) instead of the world's; None: world.g*n")
     world = Outer(World)
     frame_a = Frame()
+    visual_shapes = viewer_shapes.body
     r = Variable(shape=2, start=0.0, unit="m", description="position of the body (world frame)",
                  state_priority=2)
     v = Variable(shape=2, start=0.0, unit="m/s", description="velocity D(r)", state_priority=2)
@@ -176,11 +183,13 @@ class FixedTranslation(Component):
         a.tau + b.tau + r0 x (b.fx, b.fy) = 0
 
     Source: ``PlanarMechanics/Parts/FixedTranslation.mo``; Multibody.jl ``FixedTranslation(; r)``.
+    Viewer: a grey rod from frame_a to frame_b.
     """
 
     r = Parameter([1.0, 0.0], unit="m", description="vector from frame_a to frame_b in frame_a")
     frame_a = Frame()
     frame_b = Frame()
+    visual_shapes = viewer_shapes.fixed_translation
 
     def equations(self):
         a, b = self.frame_a, self.frame_b
@@ -198,11 +207,13 @@ class FixedRotation(Component):
     ``a.fx + b.fx = 0``; ``a.fy + b.fy = 0``; ``a.tau + b.tau = 0``.
 
     Source: ``PlanarMechanics/Parts/FixedRotation.mo``; Multibody.jl ``FixedRotation(; alpha)``.
+    Viewer: a short grey cylinder along z.
     """
 
     alpha = Parameter(0.0, unit="rad", description="rotation angle from frame_a to frame_b")
     frame_a = Frame()
     frame_b = Frame()
+    visual_shapes = viewer_shapes.fixed_rotation
 
     def equations(self):
         a, b = self.frame_a, self.frame_b
@@ -227,7 +238,8 @@ class BodyShape(RenamedKeywords, Component):
         a.tau + b.tau + (-rcm0) x f_a + (r0 - rcm0) x f_b = I*z   (moments about the cm)
 
     Source: Multibody.jl ``BodyShape(; r, r_cm=0.5r, m, I, gy)`` in
-    ``src/PlanarMechanics/components.jl`` (no Modelica counterpart).
+    ``src/PlanarMechanics/components.jl`` (no Modelica counterpart). Viewer: a blue rod from
+    frame_a to frame_b and a sphere at the centre of mass.
     """
 
     r = Parameter([1.0, 0.0], unit="m", description="vector from frame_a to frame_b in frame_a")
@@ -241,6 +253,7 @@ class BodyShape(RenamedKeywords, Component):
     world = Outer(World)
     frame_a = Frame()
     frame_b = Frame()
+    visual_shapes = viewer_shapes.body_shape
     r_0 = Variable(shape=2, start=0.0, unit="m", description="centre-of-mass position (world)",
                    state_priority=2)
     v = Variable(shape=2, start=0.0, unit="m/s", description="centre-of-mass velocity",

@@ -58,6 +58,7 @@ import sympy as sp
 from acausal import Eq, Parameter, Variable, der
 
 from ..spring_damper_actuator_law import RotationalLaw, TranslationalLaw
+from . import viewer_shapes
 from .interfaces import Frame
 
 __all__ = ["RSDA", "TSDA"]
@@ -85,13 +86,15 @@ class TSDA(TranslationalLaw):
 
     Source: P. E. Nikravesh, notes "Three-Dimensional Generalized Forces", translational
     spring-damper-actuator (``l0`` is the notes' ``l_o``); in the plane the moments
-    ``s_i x F`` vanish because the force acts at the frame origins.
+    ``s_i x F`` vanish because the force acts at the frame origins. Viewer: a blue coil from
+    frame_a to frame_b.
     """
 
     s_small = Parameter(1e-10, unit="m", min=0.0,
                         description="length below which the direction is not normalised")
     frame_a = Frame()
     frame_b = Frame()
+    visual_shapes = viewer_shapes.spring
     r_rel = Variable(shape=2, unit="m", description="d = frame_b - frame_a origin (world)")
     v_rel = Variable(shape=2, unit="m/s", description="D(d)")
     length = Variable(unit="m", description="length l = |d|")

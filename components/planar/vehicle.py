@@ -57,6 +57,7 @@ from acausal.library.friction import limit_S_triple
 
 from ..blocks import RealInput
 from ..rotational import Flange as RotFlange
+from . import viewer_shapes
 from .interfaces import Frame, rotation
 
 __all__ = [
@@ -106,6 +107,7 @@ class _WheelBase(Component):
     r = Parameter([1.0, 0.0], unit="m",
                   description="driving direction of the wheel at frame_a.phi = 0 (normalised)")
     frame_a = Frame()
+    visual_shapes = viewer_shapes.vehicle_wheel
     flange_a = RotFlange()
     e0 = Variable(shape=2, unit="1", description="driving direction resolved in the world frame")
     v = Variable(shape=2, unit="m/s", description="velocity D((a.x, a.y)) of the wheel centre")
@@ -145,7 +147,7 @@ class IdealWheelJoint(_WheelBase):
 
     Source: ``PlanarMechanics/VehicleComponents/Wheels/IdealWheelJoint.mo``;
     Modelica's ``stateSelect`` (on ``w_roll``
-    and ``a``) maps to ``state_priority``.
+    and ``a``) maps to ``state_priority``. Viewer: a dark disc standing across ``r``.
     """
 
     a = Variable(start=0.0, unit="m/s2", description="acceleration D(v_long)")
@@ -225,7 +227,8 @@ class DryFrictionWheelJoint(_SlipWheel):
     ``mu_A``, ``mu_S``. Defaults are those of ``Examples/TestDryFrictionWheel.mo`` (except
     ``radius``, see the module docstring).
 
-    Source: ``PlanarMechanics/VehicleComponents/Wheels/DryFrictionWheelJoint.mo``.
+    Source: ``PlanarMechanics/VehicleComponents/Wheels/DryFrictionWheelJoint.mo``. Viewer: as
+    IdealWheelJoint.
     """
 
     N = Parameter(100.0, min=0.0, unit="N", description="normal force")
@@ -258,6 +261,7 @@ class SlipBasedWheelJoint(_SlipWheel):
     Source: ``PlanarMechanics/VehicleComponents/Wheels/SlipBasedWheelJoint.mo``; Multibody.jl
     ``SlipBasedWheelJoint``. Unlike the
     Multibody.jl version it needs no ``w = 1e-10`` start nudge (see the module docstring).
+    Viewer: as IdealWheelJoint.
     """
 
     N = Parameter(100.0, min=0.0, unit="N", description="base normal load")

@@ -39,6 +39,7 @@ import sympy as sp
 from acausal import Component, Eq, Parameter, Variable, der
 from acausal.library.friction import limit_S_triple
 
+from . import viewer_shapes
 from .interfaces import Frame
 
 __all__ = ["DryFrictionBasedRolling", "IdealRolling", "OneDOFRollingWheelJoint",
@@ -58,11 +59,13 @@ class IdealRolling(Component):
     ``x``, ``phi`` and ``w`` are the joint coordinates (``state_priority = 10``); give them fixed
     start values for the initial state (``vx`` follows from ``w``).
 
-    Source: ``PlanarMechanics/Joints/IdealRolling.mo`` (dzimmer/PlanarMechanics).
+    Source: ``PlanarMechanics/Joints/IdealRolling.mo`` (dzimmer/PlanarMechanics). Viewer: a red
+    disc of radius R with two grey spokes.
     """
 
     R = Parameter(1.0, min=0.0, unit="m", description="wheel radius")
     frame_a = Frame()
+    visual_shapes = viewer_shapes.rolling_wheel_R
     x = Variable(start=0.0, unit="m", description="x position of the wheel centre",
                  state_priority=10)
     phi = Variable(start=0.0, unit="rad", description="wheel angle (CCW positive)",
@@ -102,7 +105,7 @@ class DryFrictionBasedRolling(Component):
     Modelica's optional heat port is not modelled; ``lossPower`` is available as a variable.
 
     Source: ``PlanarMechanics/Joints/DryFrictionBasedRolling.mo`` (dzimmer/PlanarMechanics);
-    ``limit_S_triple`` from ``Utilities/Functions/limitByStriple.mo``.
+    ``limit_S_triple`` from ``Utilities/Functions/limitByStriple.mo``. Viewer: as IdealRolling.
     """
 
     R = Parameter(1.0, min=0.0, unit="m", description="wheel radius")
@@ -112,6 +115,7 @@ class DryFrictionBasedRolling(Component):
     mu_A = Parameter(0.5, min=0.0, unit="1", description="friction coefficient at adhesion (peak)")
     mu_S = Parameter(0.15, min=0.0, unit="1", description="friction coefficient when sliding")
     frame_a = Frame()
+    visual_shapes = viewer_shapes.rolling_wheel_R
     x = Variable(start=0.0, unit="m", description="x position of the wheel centre",
                  state_priority=10)
     phi = Variable(start=0.0, unit="rad", description="wheel angle (CCW positive)",
@@ -157,12 +161,13 @@ class OneDOFRollingWheelJoint(Component):
 
     Source: Multibody.jl ``OneDOFRollingWheelJoint(; radius, x0)`` in
     ``src/PlanarMechanics/components.jl`` (commit ``0e0564a``; called ``RollingWheelJoint`` with
-    ``phi_roll = +a.phi`` in ``b5b2133``).
+    ``phi_roll = +a.phi`` in ``b5b2133``). Viewer: as IdealRolling.
     """
 
     radius = Parameter(1.0, min=0.0, unit="m", description="wheel radius")
     x0 = Parameter(0.0, unit="m", description="x position of the centre at phi_roll = 0")
     frame_a = Frame()
+    visual_shapes = viewer_shapes.rolling_wheel_radius
     phi_roll = Variable(start=0.0, unit="rad", description="rolling angle (-a.phi)")
     w_roll = Variable(start=0.0, unit="rad/s", description="rolling speed D(phi_roll)")
     x = Variable(start=0.0, unit="m", description="x position of the wheel centre",
@@ -215,6 +220,7 @@ class OneDOFSlippingWheelJoint(Component):
     variable names, Dyad's PlanarMechanics documentation) and its Multibody.jl twin
     ``OneDOFSlippingWheelJoint`` in ``src/PlanarMechanics/components.jl`` (commit ``0e0564a``),
     ``limit_S_triple`` from the same file. ``v_small`` names the source's literal ``0.0001``.
+    Viewer: as IdealRolling.
     """
 
     vAdhesion_min = Parameter(0.05, min=0.0, unit="m/s", description="minimum adhesion velocity")
@@ -227,6 +233,7 @@ class OneDOFSlippingWheelJoint(Component):
     v_small = Parameter(1e-4, min=0.0, unit="m/s",
                         description="regularisation of the slip magnitude (must be > 0)")
     frame_a = Frame()
+    visual_shapes = viewer_shapes.rolling_wheel_radius
     phi_roll = Variable(start=0.0, unit="rad", description="wheel rolling angle",
                         state_priority=10)
     w_roll = Variable(start=0.0, unit="rad/s", description="wheel rolling velocity",
