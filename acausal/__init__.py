@@ -37,10 +37,14 @@ from .language.overdetermined import (
 )
 from .language.rules import Rule
 from .language.symbolic import Eq, der, event_if, pre, time, unit_free
+from .language.visuals import Visual
 from .run.ensemble import parameter_grid, simulate_many
 from .run.simulate import simulate
-from .run.solution import Solution
+from .run.solution import Solution, register_viewer
 from .system import CompiledSystem, compile
+from .view import view as _view
+
+register_viewer(_view)  # Solution.view (run layer) calls the viewer (layer 4): see acausal.view
 
 __all__ = [
     "AcausalError", "CompiledSystem", "Experiment", "IdentificationResult",
@@ -51,6 +55,7 @@ __all__ = [
     "OverdeterminedError", "Parameter", "StateSpace",
     "ParameterError", "Potential", "Rule", "SimulationError", "Solution", "StructuralError",
     "StructurallySingularError", "UnconnectedConnectorError", "UnderdeterminedError",
-    "UnitError", "UnknownNameError", "Variable", "compile", "connect", "der", "register_function",
-    "simulate", "simulate_many", "parameter_grid", "time", "unit_free", "__version__",
+    "UnitError", "UnknownNameError", "Variable", "Visual", "compile", "connect", "der",
+    "register_function", "simulate", "simulate_many", "parameter_grid", "time", "unit_free",
+    "__version__",
 ]

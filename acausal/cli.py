@@ -4,6 +4,7 @@ Commands::
 
     acausal simulate MODEL --t-end 10 [--set NAME=VALUE ...] [--csv FILE] [--columns NAMES]
                            [--plot NAMES] [--png FILE] [--animate FILE.gif]
+                           [--html FILE.html [--trails]]
     acausal equations MODEL [--latex] [--reduced]
     acausal info MODEL
     acausal fmu MODEL OUT.fmu [--kind co-simulation] [--outputs NAMES] [--set NAME=VALUE ...]
@@ -450,22 +451,19 @@ def _plot(sol, names: list[str], title: str, png: str | None) -> None:
 
 def _animate(sol, drawing, title: str, path: str, fps: int | None) -> None:
     """Write the animation: ``drawing`` is a list of planar shapes, or a model instance whose
-    3-D parts are drawn (``acausal.components.multibody.animation``)."""
+    3-D parts are drawn (``acausal.components.multibody.animation``). At most one frame per
+    1/fps of model time (30 unless --fps), so that the file plays in model real time."""
+    from .components.planar.animation import frame_points
+
     if isinstance(drawing, list):
         from .components.planar.animation import animate
     else:
         from .components.multibody.animation import animate
 
-    n = sol.t.size
-    span = float(sol.t[-1] - sol.t[0]) or 1.0
-    per_second = (n - 1) / span  # output points per simulated second
-    if fps is None:  # about real time at about 25 frames per second, at most 300 frames
-        stride = max(1, round(per_second / 25), math.ceil(n / 300))
-        fps = min(30, max(1, round(per_second / stride)))
-    else:
-        stride = max(1, round(per_second / fps), math.ceil(n / 300))
-    out = animate(sol, drawing, path, fps=fps, t_stride=stride, title=title)
-    print(f"animation written to {out} ({math.ceil(n / stride)} frames at {fps} fps)")
+    fps = 30 if fps is None else fps
+    out = animate(sol, drawing, path, fps=fps, title=title)
+    n_frames = frame_points(sol.t, fps)[0].size
+    print(f"animation written to {out} ({n_frames} frames at {fps} fps, model real time)")
 
 
 def _check_simulate_options(args) -> None:
@@ -482,6 +480,12 @@ def _check_simulate_options(args) -> None:
                                "second, e.g. --fps 25.")
     if args.png:
         _check_image_suffix(args.png)
+    if args.html and Path(args.html).suffix.lower() not in (".html", ".htm"):
+        raise CommandLineError(f"--html {args.html}: the viewer writes an .html page; give a "
+                               "file name ending in .html.")
+    if args.trails and not args.html:
+        raise CommandLineError("--trails draws body paths in the --html page: add --html "
+                               "FILE.html (or leave --trails out).")
 
 
 def cmd_simulate(args) -> int:
@@ -493,9 +497,14 @@ def cmd_simulate(args) -> int:
     columns = expand_names(system, _split_list(args.columns), "--columns") if args.columns \
         else None
     drawing: Any = []
-    for option, path in (("--csv", args.csv), ("--png", args.png), ("--animate", args.animate)):
+    for option, path in (("--csv", args.csv), ("--png", args.png), ("--animate", args.animate),
+                         ("--html", args.html)):
         if path:
             check_output_path(path, option)
+    if args.html and not system.flat.visuals:
+        raise CommandLineError(f"--html: {system.model_name} has no shapes to show (its "
+                               "components declare none); planar and 3-D parts of "
+                               "acausal.components do.")
     if args.animate:
         if Path(args.animate).suffix.lower() not in (".gif", ".mp4"):
             raise CommandLineError(f"--animate {args.animate}: write a .gif (or .mp4 with "
@@ -517,8 +526,8 @@ def cmd_simulate(args) -> int:
                 raise CommandLineError(
                     f"--animate: {system.model_name} has no planar or 3-D parts (bodies, rods, "
                     "joints of acausal.components.planar or .multibody) to draw.")
-    if plot_names and not args.png:
-        _check_display()
+    if plot_names and not args.png and not args.html:
+        _check_display()  # --plot alone opens a window; with --html the page shows the plots
     if args.png and not plot_names:
         plot_names = list(system.state_names[:6])
         if not plot_names:
@@ -551,7 +560,12 @@ def cmd_simulate(args) -> int:
         sol.to_csv(args.csv, [c for c in columns if c not in ("t", "time")]
                    if columns else None)
         print(f"CSV written to {args.csv}")
-    if plot_names and (args.png or args.plot):
+    if args.html:
+        page = sol.view(args.html, trails=True if args.trails else None,
+                        plots=[n for n in plot_names if n not in ("t", "time")] or None,
+                        title=system.model_name)
+        print(f"viewer page written to {page.path} (open it in a browser)")
+    if plot_names and (args.png or (args.plot and not args.html)):
         _plot(sol, [n for n in plot_names if n not in ("t", "time")], system.model_name,
               args.png)
     if args.animate:
@@ -636,8 +650,12 @@ def build_parser() -> argparse.ArgumentParser:
                      "when --plot is not given); without it --plot opens a window")
     sim.add_argument("--animate", metavar="FILE", help="animate the planar parts (.gif; .mp4 "
                      "with ffmpeg)")
-    sim.add_argument("--fps", type=int, help="frames per second of --animate (default: about "
-                     "real time)")
+    sim.add_argument("--fps", type=int, help="frames per second of --animate (default 30; at "
+                     "most one frame per 1/fps of model time, played in model real time)")
+    sim.add_argument("--html", metavar="FILE", help="write the 3-D viewer page (.html, opens "
+                     "offline in a browser; --plot NAMES are plotted under the 3-D view)")
+    sim.add_argument("--trails", action="store_true", help="draw the bodies' paths in the "
+                     "--html page")
     sim.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     sim.add_argument("--jit", action="store_true", help="compile the solver's functions to "
                      "machine code with the C compiler (cached; see docs/compiler.md)")

@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"acausal": "acausal", "components": "acausal.components", "library": "acausal.library"}
 #: the layers of acausal/, bottom first; a module may import its own layer and the ones below.
 #: analysis and export stand side by side (neither imports the other).
-LAYERS = {"base": 0, "language": 1, "compiler": 2, "run": 3, "analysis": 4, "export": 4}
+LAYERS = {"base": 0, "language": 1, "compiler": 2, "run": 3, "analysis": 4, "export": 4,
+          "view": 4}
 TOP = 5  # acausal/*.py: the public API, the CompiledSystem facade, the command line
 MAX_LINES = 800
 

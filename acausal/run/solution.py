@@ -380,6 +380,17 @@ class Solution:
             return units[element]
         return None
 
+    def view(self, path: Any = None, **options: Any):
+        """Show this solution in the 3-D viewer: write one self-contained HTML page to ``path``
+        (``.html``) and return a ``View`` that a notebook displays inline. Options:
+        ``trails`` (True, or frame names), ``plots`` (variable names, or lists of names: one
+        plot each), ``title``, ``height`` (of the inline view, px). See :func:`acausal.view.view`
+        and the user guide's "Viewing results in 3-D"."""
+        if _viewer is None:
+            raise SimulationError("No viewer is registered: import acausal (its top package "
+                                  "registers acausal.view.view) before calling view().")
+        return _viewer(self, path, **options)
+
     def plot(self, *names: str, ax: Any = None, path: Any = None, title: str | None = None,
              **kwargs: Any):
         """Plot variables over time with matplotlib (vectors as one curve per element).
@@ -471,6 +482,17 @@ class Solution:
             rows.append(f"{name} &= {v:.6g}" + (rf"\ \mathrm{{{u}}}" if u else ""))
         return (r"$$\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}$$"
                 if rows else "")
+
+
+# The viewer (acausal.view, layer 4) sits above the run layer, so this module cannot import it:
+# the top package registers acausal.view.view here, as it registers the compiler in the language.
+_viewer: Callable[..., Any] | None = None
+
+
+def register_viewer(view_function: Callable[..., Any]) -> None:
+    """Make ``Solution.view`` call ``view_function(solution, path, **options)``."""
+    global _viewer
+    _viewer = view_function
 
 
 def per_second(unit: str) -> str:
