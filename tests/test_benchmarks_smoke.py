@@ -63,3 +63,16 @@ def test_small_models_quick(c_compiler):
     for r in records:
         assert r["driver"] == "native"
         assert min(r["simulate_s"], r["simulate_jit_s"], r["casadi_s"], r["casadi_call_s"]) > 0
+
+
+def test_animation_speed_quick():
+    """benchmarks/animation_speed.py --quick writes both GIFs and prints one row per model with
+    the frames chosen by the default rule (1 s at 30 fps: 31 frames)."""
+    script = SCRIPT.parent / "animation_speed.py"
+    proc = subprocess.run([sys.executable, str(script), "--quick"],
+                          check=False, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = [line.split() for line in proc.stdout.splitlines()
+            if line.startswith(("pendulum3d", "piston"))]
+    assert [r[0] for r in rows] == ["pendulum3d", "piston"]
+    assert all(r[1] == "101" and r[2] == "31" for r in rows), rows

@@ -5,7 +5,7 @@ Usage::
     from acausal.components.multibody.animation import animate
     model = Fourbar1()
     sol = compile(model).simulate(5.0, n_points=251)
-    animate(sol, model, "fourbar.gif", fps=25)
+    animate(sol, model, "fourbar.gif")  # 30 frames per second of model time: 151 frames
 
 ``animate`` draws every part of the model it knows: ``BodyBox`` as a box and ``BodyCylinder``
 as a cylinder (wire frames, placed and turned by frame_a's ``r_0`` and ``T``), ``Body`` as a
@@ -15,6 +15,13 @@ frame_b, joints as a dot, line forces as a dashed line, and the world frame and 
 read from the solution as ``<frame>.r_0`` and ``<frame>.T``. The figure is built on the Agg
 canvas (no display needed); ``.gif`` files are written with Pillow (which ships with
 matplotlib), ``.mp4`` needs ffmpeg on the PATH.
+
+Frames: by default (``fps=30``, ``t_stride=None``) at most one per 1/fps of model time, the
+output point nearest to each time ``t[0] + j/fps``, so that the file plays in model real time;
+``t_stride=k`` draws every k-th output point (see
+:func:`acausal.components.planar.animation.frame_points`, which also writes the frames: the
+axes are drawn once and only the parts and the time are drawn again; a part's edges are one
+line artist). ``progress`` shows the progress bar of ``simulate`` while writing.
 """
 
 from __future__ import annotations
@@ -88,8 +95,15 @@ def _local_axes(direction, width_direction=(0.0, 1.0, 0.0)) -> np.ndarray:
     return np.array(from_nxy(direction, width_direction).evalf(), dtype=float)
 
 
-def _segments(sol, kind: str, node, k: np.ndarray) -> list[list[np.ndarray]]:
-    """For each output point, the polylines (world coordinates) of one part."""
+def _polyline(lines: list[np.ndarray]) -> np.ndarray:
+    """Several polylines as one (m, 3) array, separated by rows of NaN (one artist draws them)."""
+    gap = np.full((1, 3), np.nan)
+    return np.concatenate([part for line in lines for part in (line, gap)])[:-1]
+
+
+def _segments(sol, kind: str, node, k: np.ndarray) -> np.ndarray:
+    """The polyline (world coordinates, NaN rows between separate lines) of one part at the
+    output points ``k``: an (n, m, 3) array."""
     path = node.path
     if kind in ("box", "cylinder"):
         r, T = _frame(sol, f"{path}.frame_a", k)
@@ -108,15 +122,11 @@ def _segments(sol, kind: str, node, k: np.ndarray) -> list[list[np.ndarray]]:
         else:
             diameter = node.diameter if node.diameter is not None else length / 20
             local = _cylinder_edges(length, diameter / 2, r_shape, _local_axes(direction))
-        return [[r[i] + line @ T[i] for line in local] for i in range(len(k))]
-    if kind == "rod":
+        return r[:, None, :] + np.einsum("mj,nji->nmi", _polyline(local), T)
+    if kind in ("rod", "line"):
         a = np.asarray(sol[f"{path}.frame_a.r_0"])[:, k].T
         b = np.asarray(sol[f"{path}.frame_b.r_0"])[:, k].T
-        return [[np.array([a[i], b[i]])] for i in range(len(k))]
-    if kind == "line":
-        a = np.asarray(sol[f"{path}.frame_a.r_0"])[:, k].T
-        b = np.asarray(sol[f"{path}.frame_b.r_0"])[:, k].T
-        return [[np.array([a[i], b[i]])] for i in range(len(k))]
+        return np.stack([a, b], axis=1)
     raise AcausalError(f"unknown shape kind {kind!r}")
 
 
@@ -129,47 +139,51 @@ def _points(sol, kind: str, node, k: np.ndarray) -> np.ndarray:
     return np.asarray(sol[f"{path}.frame_a.r_0"])[:, k].T
 
 
-def animate(solution, model, path, fps: int = 25, t_stride: int = 1, *, triads: bool = False,
-            title: str | None = None, figsize=(6.0, 5.5), dpi: int = 80, elev: float = 25.0,
-            azim: float = -60.0) -> Path:
+def _view(p: np.ndarray):
+    """matplotlib's z axis is up: world (x, y, z) is shown as (x, -z, y), world y up."""
+    p = np.atleast_2d(p)
+    return p[:, 0], -p[:, 2], p[:, 1]
+
+
+def animate(solution, model, path, fps: int = 30, t_stride: int | None = None, *,
+            triads: bool = False, title: str | None = None, figsize=(6.0, 5.5), dpi: int = 80,
+            elev: float = 25.0, azim: float = -60.0, progress: bool | None = None) -> Path:
     """Animate the 3-D parts of ``model`` (the compiled model instance) over the output points
     of ``solution`` and save it to ``path`` (``.gif`` or ``.mp4``); returns the path.
 
-    ``t_stride``: use every ``t_stride``-th output point. ``triads``: draw every body's
-    frame_a axes. The view: matplotlib's ``elev``/``azim`` (degrees), world y up.
+    ``fps``: frames per second of the file (30). ``t_stride=None`` (the default): at most one
+    frame per 1/fps of model time, the output point nearest to each time ``t[0] + j/fps`` (a
+    point nearest to several is shown that long; the last point always), so the file plays in
+    model real time whatever the output grid (see
+    :func:`acausal.components.planar.animation.frame_points`); an integer ``t_stride``: every
+    ``t_stride``-th output point, one per frame. ``triads``: draw every body's frame_a axes.
+    The view: matplotlib's ``elev``/``azim`` (degrees), world y up. ``progress``: show the
+    progress bar of ``simulate`` while writing (None: when stderr is a terminal).
     """
-    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-
-    from ..planar.animation import checked_output, write_frames
+    from ..planar.animation import checked_output, frame_points, write_frames
 
     path = checked_output(path, fps, t_stride)
     shapes = shapes_of(model)
     if not shapes:
         raise AcausalError(f"{type(model).__name__} has no 3-D parts to draw.")
-    k = np.arange(0, solution.t.size, int(t_stride))
-    lines = [(kind, node, _segments(solution, kind, node, k))
+    k, periods = frame_points(solution.t, int(fps), t_stride)
+    lines = [(kind, _segments(solution, kind, node, k))
              for kind, node in shapes if kind in ("box", "cylinder", "rod", "line")]
-    dots = [(kind, node, _points(solution, kind, node, k)) for kind, node in shapes
+    dots = [(kind, _points(solution, kind, node, k)) for kind, node in shapes
             if kind in ("sphere", "joint")]
-    frames = [(node, *_frame(solution, f"{node.path}.frame_a", k)) for kind, node in shapes
+    frames = [_frame(solution, f"{node.path}.frame_a", k) for kind, node in shapes
               if triads and kind in ("box", "cylinder", "sphere")]
-    everything = [p for _, _, segs in lines for seg in segs for p in seg] \
-        + [d for _, _, pts in dots for d in pts] + [np.zeros((1, 3))]
-    cloud = np.concatenate([np.atleast_2d(p) for p in everything])
-    low, high = cloud.min(axis=0), cloud.max(axis=0)
+    cloud = np.concatenate([p.reshape(-1, 3) for _, p in lines + dots] + [np.zeros((1, 3))])
+    low, high = np.nanmin(cloud, axis=0), np.nanmax(cloud, axis=0)
     centre, half = (low + high) / 2, max(float(np.max(high - low)) / 2, 1e-3) * 1.1
     size = half / 4
 
-    fig = plt.figure(figsize=figsize)
+    fig = Figure(figsize=figsize)
+    FigureCanvasAgg(fig)
     ax = fig.add_subplot(projection="3d")
-    # matplotlib's z axis is up: show world (x, y, z) as (x, -z, y) so that world y is up
-    def view(p):
-        p = np.atleast_2d(p)
-        return p[:, 0], -p[:, 2], p[:, 1]
-
     ax.set_xlim(centre[0] - half, centre[0] + half)
     ax.set_ylim(-centre[2] - half, -centre[2] + half)
     ax.set_zlim(centre[1] - half, centre[1] + half)
@@ -179,42 +193,28 @@ def animate(solution, model, path, fps: int = 25, t_stride: int = 1, *, triads: 
     ax.view_init(elev=elev, azim=azim)
     if title:
         ax.set_title(title)
-    artists = []
-    for kind, _node, segs in lines:
+    moving = []  # (positions over the frames, artist)
+    for kind, pts in lines:  # one artist a part: its edges are separated by NaN rows
         style = dict(color="tab:gray", lw=1.0, ls="--") if kind == "line" else \
             dict(color="tab:blue" if kind in ("box", "cylinder") else "k", lw=1.5)
-        artists.append((segs, [ax.plot(*view(s), **style)[0] for s in segs[0]]))
-    dot_artists = []
-    for kind, _node, pts in dots:
+        moving.append((pts, ax.plot(*_view(pts[0]), **style)[0]))
+    for kind, pts in dots:
         style = dict(color="tab:orange", marker="o", ms=6) if kind == "sphere" else \
             dict(color="k", marker="o", ms=3)
-        dot_artists.append((pts, ax.plot(*view(pts[0]), ls="", **style)[0]))
-    triad_artists = []
-    for _node, r, T in frames:
-        triad_artists.append((r, T, [ax.plot(*view(np.array([r[0], r[0] + size * T[0][j]])),
-                                             color=c, lw=1.0)[0]
-                                     for j, c in enumerate(("r", "g", "b"))]))
-    origin = np.zeros(3)
+        moving.append((pts, ax.plot(*_view(pts[0]), ls="", **style)[0]))
+    for r, T in frames:
+        for j, c in enumerate(("r", "g", "b")):
+            pts = np.stack([r, r + size * T[:, j, :]], axis=1)
+            moving.append((pts, ax.plot(*_view(pts[0]), color=c, lw=1.0)[0]))
     for j, c in enumerate(("r", "g", "b")):
-        e = np.zeros(3)
-        e[j] = size
-        ax.plot(*view(np.array([origin, e])), color=c, lw=2.0)
+        ax.plot(*_view(np.array([np.zeros(3), size * np.eye(3)[j]])), color=c, lw=2.0)
     time_text = ax.text2D(0.02, 0.95, "", transform=ax.transAxes)
 
     def update(i: int) -> None:
-        for segs, objs in artists:
-            for seg, obj in zip(segs[i], objs):
-                x, y, z = view(seg)
-                obj.set_data_3d(x, y, z)
-        for pts, obj in dot_artists:
-            x, y, z = view(pts[i])
-            obj.set_data_3d(x, y, z)
-        for r, T, objs in triad_artists:
-            for j, obj in enumerate(objs):
-                x, y, z = view(np.array([r[i], r[i] + size * T[i][j]]))
-                obj.set_data_3d(x, y, z)
+        for pts, obj in moving:
+            obj.set_data_3d(*_view(pts[i]))
         time_text.set_text(f"t = {solution.t[k[i]]:.3f} s")
 
-    write_frames(fig, path, fps, k.size, update, dpi)
-    plt.close(fig)
+    write_frames(fig, path, int(fps), periods, update, dpi,
+                 [obj for _, obj in moving] + [time_text], progress)
     return path

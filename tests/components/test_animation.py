@@ -1,7 +1,11 @@
-"""Planar animation helper (``acausal.components.planar.animation``): resolving what to draw,
-drawing one instant, writing a GIF, and the errors a user can hit."""
+"""Animation helpers (``acausal.components.planar.animation``, and the 3-D one of
+``acausal.components.multibody.animation``): resolving what to draw, drawing one instant, which
+output points become frames, writing a GIF (frames drawn by blitting, as a full redraw draws
+them), the progress option, and the errors a user can hit."""
 
 from __future__ import annotations
+
+import io
 
 import numpy as np
 import pytest
@@ -18,6 +22,7 @@ from acausal.components.planar.animation import (  # noqa: E402
     Spring,
     animate,
     draw,
+    frame_points,
     shapes_of,
 )
 from acausal.components.planar.forces import SpringDamper  # noqa: E402
@@ -105,3 +110,142 @@ def test_errors(model_and_solution, tmp_path):
         animate(sol, [], tmp_path / "x.gif")
     with pytest.raises(AcausalError, match="positive"):
         animate(sol, [model.rod], tmp_path / "x.gif", t_stride=0)
+
+
+# -- which output points become frames ----------------------------------------------------------
+
+
+def _check_default_frames(t: np.ndarray, fps: int) -> tuple[np.ndarray, np.ndarray]:
+    """frame_points' rule against a brute-force reading of it: the output point nearest to each
+    target time t[0] + j/fps, each once, the last point always."""
+    index, periods = frame_points(t, fps)
+    targets = t[0] + np.arange(int(np.floor((t[-1] - t[0]) * fps + 1e-9)) + 1) / fps
+    nearest = [int(np.argmin(np.abs(t - target))) for target in targets]
+    expected = sorted(set(nearest) | {t.size - 1})
+    assert [float(t[i]) for i in index] == [float(t[i]) for i in expected]
+    assert np.all(np.diff(index) > 0) and index[-1] == t.size - 1
+    assert periods.sum() == targets.size + (nearest[-1] != t.size - 1)
+    return index, periods
+
+
+def test_default_frames_one_per_frame_period_of_model_time():
+    t = np.linspace(0.0, 10.0, 1001)
+    index, periods = _check_default_frames(t, 30)
+    assert index.size == 301 and np.all(periods == 1)
+    targets = np.arange(301) / 30
+    assert np.max(np.abs(t[index] - targets)) <= 0.5 / 30
+    assert frame_points(t, 25)[0].size == 251
+
+
+def test_default_frames_on_a_non_uniform_grid():
+    rng = np.random.default_rng(1)
+    # random spacing plus the repeated points events add (before and after the event)
+    t = np.sort(np.concatenate([[0.0, 10.0], rng.uniform(0.0, 10.0, 3000), [2.5, 2.5, 7.1]]))
+    index, periods = _check_default_frames(t, 30)
+    assert index.size == 301 and np.all(periods == 1)
+    assert np.max(np.abs(t[index] - np.arange(301) / 30)) <= 0.5 / 30
+    # denser at the start than later: still one frame per period of model time
+    t = np.concatenate([np.linspace(0.0, 1.0, 1001), np.linspace(1.01, 4.0, 300)])
+    index, _ = _check_default_frames(t, 30)
+    assert index.size == 121
+
+
+def test_default_frames_on_a_coarse_grid_hold_each_point():
+    t = np.linspace(0.0, 10.0, 21)  # 2 points per second at 30 frames per second
+    index, periods = _check_default_frames(t, 30)
+    assert index.tolist() == list(range(21))
+    assert periods.sum() == 301 and periods[1:-1].tolist() == [15] * 19
+
+
+def test_default_frames_keep_the_last_point():
+    t = np.linspace(0.0, 1.01, 102)  # the end is no multiple of 1/30 s
+    index, periods = _check_default_frames(t, 30)
+    assert index.size == 32 and index[-1] == 101 and periods[-1] == 1
+    assert frame_points(np.array([0.0]), 30)[0].tolist() == [0]
+
+
+def test_explicit_stride_takes_every_kth_point():
+    t = np.linspace(0.0, 10.0, 1001)
+    index, periods = frame_points(t, 30, t_stride=4)
+    assert index.tolist() == list(range(0, 1001, 4)) and np.all(periods == 1)
+    assert frame_points(t, 30, t_stride=1)[0].size == 1001
+
+
+# -- files ----------------------------------------------------------------------------------------
+
+
+def _gif_frames(path) -> tuple[int, list[int]]:
+    from PIL import Image
+
+    with Image.open(path) as im:
+        durations = []
+        for i in range(im.n_frames):
+            im.seek(i)
+            durations.append(im.info["duration"])
+        return im.n_frames, durations
+
+
+@pytest.fixture(scope="module")
+def dense_solution():
+    model = Pendulum()
+    return model, compile(model).simulate(1.0, n_points=101, rtol=1e-8, atol=1e-10)
+
+
+def test_default_gif_has_the_chosen_frames_in_model_real_time(dense_solution, tmp_path, capsys):
+    model, sol = dense_solution
+    drawing = [model.fixed, model.rod, model.revolute, Point("body.frame_a", trace=True),
+               model.spring, Box("body.frame_a", width=0.1, height=0.1)]
+    path = animate(sol, drawing, tmp_path / "default.gif", progress=False)
+    n_frames, durations = _gif_frames(path)
+    assert n_frames == frame_points(sol.t, 30)[0].size == 31
+    assert sum(durations) == 1030  # 31 frames of 1/30 s, in whole centiseconds
+    assert capsys.readouterr().err == ""  # progress=False: nothing on stderr
+    animate(sol, drawing, tmp_path / "bar.gif", fps=10, progress=True)
+    err = capsys.readouterr().err
+    assert "animate bar.gif" in err and "11 / 11 frames" in err
+
+
+def test_3d_gif_frames_and_progress(tmp_path, capsys):
+    from acausal.components.multibody.animation import animate as animate_3d
+    from acausal.components.multibody.examples import Pendulum as Pendulum3D
+
+    model = Pendulum3D()
+    sol = compile(model).simulate(0.5, n_points=51)
+    path = animate_3d(sol, model, tmp_path / "pendulum3d.gif", progress=False, triads=True)
+    assert _gif_frames(path)[0] == frame_points(sol.t, 30)[0].size == 16
+    assert capsys.readouterr().err == ""
+    path = animate_3d(sol, model, tmp_path / "stride.gif", fps=10, t_stride=5, progress=True)
+    assert _gif_frames(path)[0] == 11
+    assert "11 / 11 frames" in capsys.readouterr().err
+
+
+def test_blitted_frames_equal_a_full_redraw(dense_solution, tmp_path, monkeypatch):
+    """Only what moves is drawn again for each frame: the result has the pixels of a full
+    redraw of the figure (planar and 3-D)."""
+    import acausal.components.planar.animation as planar_animation
+    from acausal.components.multibody.animation import animate as animate_3d
+    from acausal.components.multibody.examples import Pendulum as Pendulum3D
+
+    compared = []
+
+    def compare(fig, path, fps, periods, update, dpi, moving, progress=None):
+        blitter = planar_animation._Blitter(fig, moving, dpi)
+        for i in (0, len(periods) // 2, len(periods) - 1):
+            update(i)
+            blitted = blitter.rgba().copy()
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format="rgba", dpi=dpi)  # draws everything
+            full = np.frombuffer(buffer.getvalue(), np.uint8).reshape(blitted.shape)
+            np.testing.assert_array_equal(blitted, full)
+        compared.append(path.name)
+
+    monkeypatch.setattr(planar_animation, "write_frames", compare)
+    model, sol = dense_solution
+    # a ground mark and a trace (zorder 1) would lie over the grid: left out here
+    animate(sol, [model.rod, model.revolute, Point("body.frame_a", label="body"), model.spring,
+                  Box("body.frame_a", width=0.1, height=0.1)], tmp_path / "planar.gif",
+            title="pendulum")
+    model3d = Pendulum3D()
+    sol3d = compile(model3d).simulate(0.5, n_points=51)
+    animate_3d(sol3d, model3d, tmp_path / "spatial.gif", triads=True, title="3-D")
+    assert compared == ["planar.gif", "spatial.gif"]
