@@ -40,6 +40,8 @@ the end and the energy balance: kinetic + potential energy + the friction work o
 its largest relative drift (relative to the energy gravity released, V(0) - min V) is printed.
 
 What it writes into ``--out`` (default: the current folder), unless ``--no-plot``:
+``joint_friction_3d.html`` (the 3-D viewer: open it in a browser; time slider, play, the bodies'
+trails, the crank angle and the joints' normal forces plotted under the view),
 ``joint_friction_3d.png`` (crank angle, slider position, sleeve angle; friction torque or force
 per joint; normal force per joint) and ``joint_friction_3d_energy.png`` (kinetic, potential
 energy and friction work; the balance and its drift). ``--csv FILE`` writes ``t, crank_angle,
@@ -182,8 +184,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--t-end", type=float, default=4.0, help="end time [s] (default 4)")
     parser.add_argument("--out", type=Path, default=Path("."),
-                        help="folder for the plots (default: the current folder)")
-    parser.add_argument("--no-plot", action="store_true", help="write no plots")
+                        help="folder for the plots and the 3-D view (default: the current "
+                        "folder)")
+    parser.add_argument("--no-plot", action="store_true", help="write no plots and no 3-D view")
     parser.add_argument("--csv", type=Path, help="write the motion, the energies and the "
                         "friction work per joint here (every 10 ms)")
     args = parser.parse_args(argv)
@@ -243,6 +246,11 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.no_plot:
         return 0
+    args.out.mkdir(parents=True, exist_ok=True)
+    page = sol.view(args.out / "joint_friction_3d.html", trails=True,
+                    plots=["crank_bearing.phi", [f"{n}.normal_force" for n in names]],
+                    title="spatial slider-crank with joint friction")
+    print(f"\n3-D view written to {page.path} (open it in a browser)")
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure

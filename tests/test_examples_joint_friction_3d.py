@@ -6,6 +6,7 @@ with friction joints)."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -110,6 +111,21 @@ def test_plots_are_written(run):
         path = out_dir / name
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert str(path) in out
+
+
+def test_the_3d_view_is_written_beside_the_plots(run):
+    out, out_dir, _ = run
+    path = out_dir / "joint_friction_3d.html"
+    assert f"3-D view written to {path}" in out
+    text = path.read_text()
+    data = json.loads(re.search(r'id="acausal-data">(.*?)</script>', text, re.S).group(1))
+    meta = data["meta"]
+    curves = [[c["name"] for c in plot["curves"]] for plot in meta["plots"]]
+    assert curves == [["crank_bearing.phi"], [f"{n}.normal_force" for n in JOINTS]]
+    components = {shape["component"] for shape in meta["shapes"]}
+    for joint in JOINTS:  # each friction joint is drawn (the Universal by its two revolutes)
+        assert any(c == joint or c.startswith(joint + ".") for c in components), joint
+    assert meta["trails"]  # the bodies' paths
 
 
 def test_no_plot_and_short_run(tmp_path):

@@ -24,6 +24,9 @@ def test_spatial_fourbar_example_runs(tmp_path):
     assert "loop closed by connect(" in out
     drift = float(re.search(r"largest relative drift (\S+)", out).group(1))
     assert drift < 1e-7
+    page = (out_dir / "spatial_fourbar.html").read_text()  # the 3-D view, without matplotlib
+    assert f"3-D view written to {out_dir / 'spatial_fourbar.html'}" in out
+    assert '"names": ["j1.w"' in page or '"name": "j1.w"' in page
     pytest.importorskip("matplotlib")
     assert (out_dir / "spatial_fourbar.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (out_dir / "spatial_fourbar.gif").read_bytes()[:6] in (b"GIF87a", b"GIF89a")
