@@ -119,6 +119,29 @@ def test_play_advances_time_and_pause_stops_it(pendulum_page):
         assert opened.errors == []
 
 
+def test_orbit_and_zoom_move_the_camera_and_reset_brings_it_back(top_page):
+    _, path = top_page
+    camera = "window.acausalViewer.camera.position.toArray()"
+    with _open(path) as opened:
+        start = np.array(opened.evaluate(camera))
+        box = opened.page.locator("#view3d canvas").bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        mouse = opened.page.mouse
+        mouse.move(x, y)
+        mouse.down()
+        mouse.move(x + 150, y + 40, steps=8)  # orbit: a left drag
+        mouse.up()
+        turned = np.array(opened.evaluate(camera))
+        assert np.linalg.norm(turned - start) > 0.05 * np.linalg.norm(start)
+        mouse.wheel(0, 400)  # zoom out
+        opened.page.wait_for_timeout(300)
+        zoomed = np.array(opened.evaluate(camera))
+        assert np.linalg.norm(zoomed - turned) > 0.01 * np.linalg.norm(start)
+        opened.page.locator("#reset").click()
+        np.testing.assert_allclose(opened.evaluate(camera), start, rtol=1e-9, atol=1e-12)
+        assert opened.errors == []
+
+
 def test_trails_and_plots_show_on_the_page(pendulum_page):
     _, path = pendulum_page
     with _open(path) as opened:
