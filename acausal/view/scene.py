@@ -32,7 +32,9 @@ class Scene:
 
 def quaternions(R: np.ndarray) -> np.ndarray:
     """Unit quaternions (x, y, z, w: three.js's order) of rotation matrices ``R`` (n, 3, 3),
-    ``v_world = R v_local``; Shepperd's method, stable for every rotation."""
+    ``v_world = R v_local``; Shepperd's method, stable for every rotation. For ``R = T'`` it is
+    ``acausal.library.rotations.quaternion_of(T)`` (MultiBody's Q, up to sign) over many
+    matrices at once; the core cannot import the library, which works on one matrix."""
     R = np.asarray(R, dtype=float)
     n = R.shape[0]
     q = np.empty((n, 4))
@@ -102,7 +104,7 @@ def _rotate(q: np.ndarray, v: np.ndarray) -> np.ndarray:
     return v + 2.0 * (w * uv + np.cross(u, uv))
 
 
-def _plot_groups(sol, plots) -> list[list[str]]:
+def _plot_groups(plots) -> list[list[str]]:
     if plots is None:
         return []
     if isinstance(plots, str):
@@ -118,12 +120,12 @@ def _plot_groups(sol, plots) -> list[list[str]]:
     return groups
 
 
-def build_scene(sol, *, trails: Any = None, plots: Any = None, title: str | None = None,
-                shapes=None) -> Scene:
-    """The viewer's data for ``sol``: the compiled model's shapes (or ``shapes``), every frame
-    they use sampled at the output points, trails (``True``: every body; or frame names) and
-    plots (variable names; a list of names is one plot with several curves)."""
-    visuals = list(sol.compiled.flat.visuals if shapes is None else shapes)
+def build_scene(sol, *, trails: Any = None, plots: Any = None,
+                title: str | None = None) -> Scene:
+    """The viewer's data for ``sol``: the compiled model's shapes, every frame they use sampled
+    at the output points, trails (``True``: every body; or frame names) and plots (variable
+    names; a list of names is one plot with several curves)."""
+    visuals = sol.compiled.flat.visuals
     if not visuals:
         raise AcausalError(
             f"{sol.compiled.model_name} has no shapes to show: its components declare none "
@@ -158,7 +160,6 @@ def build_scene(sol, *, trails: Any = None, plots: Any = None, title: str | None
         item = shape.as_dict()
         item["frame"] = index_of(shape.frame)
         item["frame_b"] = None if shape.frame_b is None else index_of(shape.frame_b)
-        item["frame_name"] = shape.frame
         shapes_data.append(item)
 
     trail_points: list[np.ndarray] = []
@@ -178,7 +179,7 @@ def build_scene(sol, *, trails: Any = None, plots: Any = None, title: str | None
             trail_list.append({"name": str(name), "array": f"trail{len(trail_list)}"})
             trail_points.append(origins[f])
 
-    groups = _plot_groups(sol, plots)
+    groups = _plot_groups(plots)
     arrays: dict[str, np.ndarray] = {
         "t": np.asarray(sol.t, dtype=np.float64),
         "origins": np.stack(origins, axis=1).astype(np.float64),  # (n, frames, 3)
@@ -202,8 +203,7 @@ def build_scene(sol, *, trails: Any = None, plots: Any = None, title: str | None
     meta = {
         "title": title or sol.compiled.model_name,
         "n": int(n),
-        "frames": [{"names": names, "planar": bool(flat)}
-                   for names, flat in zip(frame_names, planar)],
+        "frames": [{"names": names} for names in frame_names],
         "shapes": shapes_data,
         "trails": trail_list,
         "trails_on": bool(trail_list),

@@ -15,8 +15,9 @@ from viewer_models import Pendulum, Top
 import acausal
 from acausal import AcausalError, Component, Visual
 from acausal.errors import ModelDefinitionError, UnknownNameError
+from acausal.library.rotations import quaternion_of
 from acausal.view.page import decoded, encode_arrays, page_html
-from acausal.view.scene import build_scene, quaternions
+from acausal.view.scene import Scene, build_scene, quaternions
 
 RTOL, ATOL = 1e-8, 1e-10
 
@@ -51,8 +52,13 @@ def test_quaternions_give_back_the_rotations_in_every_branch():
     # rotations by pi about each axis exercise Shepperd's three non-trace branches
     R = np.concatenate([R, np.diag([1.0, -1, -1])[None], np.diag([-1.0, 1, -1])[None],
                         np.diag([-1.0, -1, 1])[None], np.eye(3)[None]])
-    back = np.array([_rotation(v) for v in quaternions(R)])
+    q = quaternions(R)
+    back = np.array([_rotation(v) for v in q])
     np.testing.assert_allclose(back, R, atol=1e-14)
+    # the library's one-matrix version (of T = R', MultiBody's convention): the same turn
+    for Rk, qk in zip(R, q):
+        ref = np.array(quaternion_of(Rk.T))
+        assert min(np.max(np.abs(qk - ref)), np.max(np.abs(qk + ref))) < 1e-14
 
 
 def test_encoding_keeps_each_array_to_its_resolution():
@@ -209,10 +215,9 @@ def test_a_10000_point_20_body_run_stays_a_few_megabytes():
     quat = np.concatenate([np.sin(angles / 2), np.cos(np.linalg.norm(angles, axis=2,
                                                                       keepdims=True) / 2)], 2)
     quat /= np.linalg.norm(quat, axis=2, keepdims=True)
-    scene = type("S", (), {})()
-    scene.meta = {"title": "size", "n": n, "frames": [], "shapes": [], "trails": [],
-                  "plots": [], "planar": False}
-    scene.arrays = {"t": t, "origins": origins, "rotations": quat.astype(np.float32)}
+    scene = Scene({"title": "size", "n": n, "frames": [], "shapes": [], "trails": [],
+                   "plots": [], "planar": False},
+                  {"t": t, "origins": origins, "rotations": quat})
     size = len(page_html(scene).encode())
     raw = origins.nbytes + quat.astype(np.float32).nbytes
     print(f"page {size / 1e6:.2f} MB for {raw / 1e6:.1f} MB of frames")

@@ -210,7 +210,8 @@ function acausalStart(THREE, OrbitControls, meta, arrays) {
     const points = arrays[trail.array];
     const geometry = new THREE.BufferGeometry();
     const xyz = new Float32Array(3 * n);
-    for (let i = 0; i < 3 * n; i++) xyz[i] = points[i] - [centre.x, centre.y, centre.z][i % 3];
+    const offset = [centre.x, centre.y, centre.z];
+    for (let i = 0; i < 3 * n; i++) xyz[i] = points[i] - offset[i % 3];
     geometry.setAttribute("position", new THREE.BufferAttribute(xyz, 3));
     const line = new THREE.Line(geometry, new THREE.LineBasicMaterial({ color: 0xd05020 }));
     line.position.copy(centre);  // float32 points relative to the centre: no visible rounding
