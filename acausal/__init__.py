@@ -6,11 +6,13 @@ selection, BLT sorting and tearing, then CasADi functions integrated with SUNDIA
 """
 
 from .analysis.linearize import OperatingPoint, StateSpace
+from .analysis.optimal_control import MPC, OptimalControl, OptimalControlResult
 from .base.errors import (
     AcausalError,
     InitializationError,
     InputError,
     ModelDefinitionError,
+    OptimizationError,
     OverdeterminedError,
     ParameterError,
     SimulationError,
@@ -47,11 +49,13 @@ from .view import view as _view
 register_viewer(_view)  # Solution.view (run layer) calls the viewer (layer 4): see acausal.view
 
 __all__ = [
-    "AcausalError", "CompiledSystem", "Experiment", "IdentificationResult",
+    "AcausalError", "CompiledSystem", "MPC", "OptimalControl", "OptimalControlResult",
+    "Experiment", "IdentificationResult",
     "IdentificationWarning", "identify", "Component", "Connection", "Connector", "Discrete", "Eq",
     "Flow", "Input", "Outer", "Overdetermined", "When", "branch", "is_root", "potential_root",
     "root", "rooted", "assign", "event_if", "pre", "reinit",
-    "InitializationError", "InputError", "ModelDefinitionError", "OperatingPoint",
+    "InitializationError", "InputError", "ModelDefinitionError", "OptimizationError",
+    "OperatingPoint",
     "OverdeterminedError", "Parameter", "StateSpace",
     "ParameterError", "Potential", "Rule", "SimulationError", "Solution", "StructuralError",
     "StructurallySingularError", "UnconnectedConnectorError", "UnderdeterminedError",

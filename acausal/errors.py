@@ -8,6 +8,7 @@ from .base.errors import (
     InitializationError,
     InputError,
     ModelDefinitionError,
+    OptimizationError,
     OverdeterminedError,
     ParameterError,
     ParameterWarning,
@@ -24,6 +25,7 @@ from .base.errors import (
 
 __all__ = [
     "AcausalError", "InitializationError", "InputError", "ModelDefinitionError",
+    "OptimizationError",
     "OverdeterminedError", "ParameterError", "ParameterWarning", "SimulationError",
     "SimulationWarning", "StructuralError",
     "StructurallySingularError", "UnconnectedConnectorError", "UnderdeterminedError",

@@ -7,6 +7,7 @@ calls on it, each delegating to the layer that owns it:
 
 * ``simulate()``: :mod:`acausal.run.simulate`
 * ``linearize()``, ``trim()``: :mod:`acausal.analysis.linearize`
+* ``optimal_control()``: :mod:`acausal.analysis.optimal_control`
 * ``export_fmu()``: :mod:`acausal.export.fmu`; ``generate_c()``: :mod:`acausal.export.c_code`
 
 so that no layer below imports one above it (see docs/architecture.md).
@@ -18,6 +19,7 @@ from dataclasses import fields
 from typing import Any
 
 from .analysis.linearize import OperatingPoint, StateSpace, linearize, trim
+from .analysis.optimal_control import OptimalControl
 from .compiler.compiled_model import CompiledModel
 from .compiler.pipeline import compile_model
 from .export.c_code import generate_c
@@ -52,6 +54,12 @@ class CompiledSystem(CompiledModel):
     def trim(self, **options: Any) -> OperatingPoint:
         """A steady operating point: der(x) = 0 (see :func:`acausal.analysis.linearize.trim`)."""
         return trim(self, **options)
+
+    def optimal_control(self, t_start: float = 0.0, t_end: float | None = None,
+                        **options: Any) -> OptimalControl:
+        """An optimal control problem on this system (see
+        :class:`acausal.analysis.optimal_control.OptimalControl`)."""
+        return OptimalControl(self, t_start=t_start, t_end=t_end, **options)
 
     def export_fmu(self, path: Any, fmi_version: str = "2.0", kind: str = "model-exchange",
                    **options: Any):

@@ -74,6 +74,17 @@ class SimulationError(AcausalError):
     solution = None
 
 
+class OptimizationError(AcausalError):
+    """An optimal control or MPC problem that IPOPT could not solve (infeasible, diverged, out
+    of iterations). ``err.status`` is IPOPT's return status; ``err.violations`` the
+    constraints violated most at the last iterate, as (label, amount) pairs."""
+
+    def __init__(self, message: str, status: str = "", violations: list | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.violations = list(violations or [])
+
+
 class ParameterWarning(UserWarning):
     """A parameter value that the model accepts but that is physically doubtful, e.g. moments
     of inertia no mass distribution has, given as placeholders for axes a joint does not let
