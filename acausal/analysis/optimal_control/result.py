@@ -121,7 +121,9 @@ class OptimalControlResult(Solution):
         t0 = self.problem.t_start
         rel = (times - t0) / (self.t_end - t0)
         starts = np.concatenate([[0.0], np.cumsum(frac)[:-1]])
-        k = np.clip(np.searchsorted(starts, rel, side="right") - 1, 0, frac.size - 1)
+        # a time on an element boundary belongs to the element that ends there (its last
+        # Radau point; piecewise-constant controls are continuous from the left, as on the mesh)
+        k = np.clip(np.searchsorted(starts, rel, side="left") - 1, 0, frac.size - 1)
         return k, (rel - starts[k]) / frac[k]
 
     def interpolate(self, name: str, times: Any) -> np.ndarray:
