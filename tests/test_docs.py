@@ -47,7 +47,7 @@ def _python_blocks(path: Path) -> list[tuple[int, str]]:
 
 
 @pytest.mark.parametrize("name", ["user_guide.md", "tutorial_segway.md", "multibody.md",
-                                  "identification.md"])
+                                  "identification.md", "optimal_control.md"])
 def test_python_snippets_run(name, monkeypatch, tmp_path):
     pytest.importorskip("matplotlib")
     import matplotlib

@@ -76,6 +76,16 @@ def run_segment(point: RunPoint, t_end: float, p: np.ndarray, *, n_points: int =
     dynamic = cs.dynamic_selection if reselect is None else reselect
     sim = HybridSimulation(cs, grid, InitialValues(point.x.copy(), z, 0.0, []), p, settings,
                            reselect=dynamic)
+    if cs.events:
+        # the change of parameters is an instant of the model's time: a When clause whose
+        # condition it makes true fires now (a force stepping past static friction breaks the
+        # stuck mode away), with event iteration, as at any event
+        before = np.array(cs.function("event_conditions")(point.t, point.x, point.z,
+                                                          point.p).full()).ravel() > 0.5
+        x, z_new, _, fired = sim.fire(point.t, point.x.copy(), z, before)
+        if fired:
+            sim.x, sim.z = np.asarray(x, float), np.asarray(z_new, float)
+            sim.record_event(point.t, fired, sim.x, sim.z)
     sol = sim.run()
     return sol, RunPoint(sim.cur, float(grid[-1]), np.asarray(sim.x, float).copy(),
                          np.asarray(sim.z, float).copy(), sim.p.copy())
