@@ -28,8 +28,8 @@ Run:  python examples/segway_mpc.py [--t-end 5] [--out DIR] [--no-plot] [--no-ji
 Prints the median and largest MPC step time, the tracking errors (largest after the ramp, and at
 the end) and writes ``segway_mpc.png`` into --out. ``--no-jit`` keeps the NLP in CasADi's
 virtual machine; by default (``jit="auto"``) it is compiled to machine code when a C compiler is
-found, which on a 2-core machine took 15 s of build for a median step of 17 ms against 19 ms in
-the virtual machine (100 steps of this run).
+found, which costs seconds of build for a few percent per step on this small NLP
+(benchmarks/optimal_control.py measures both).
 """
 
 from __future__ import annotations
