@@ -62,6 +62,13 @@ Usage::
     python benchmarks/optimal_control.py --elements 100 --repeat 5 --json out.json
     python benchmarks/optimal_control.py --scaling 25 100 400  # build time vs mesh (default)
     python benchmarks/optimal_control.py --scaling            # no scaling table
+    python benchmarks/optimal_control.py --mpc-t-end 0        # no MPC timing
+
+MPC steps: the segway MPC of ``examples/segway_mpc.py`` (rolling-wheel model, horizon 1.5 s,
+30 elements, sample 50 ms) in closed loop with the slipping plant for ``--mpc-t-end`` seconds,
+its NLP in machine code (``jit="auto"``: the first run compiles it into acausal's cache,
+later runs load it) and in CasADi's virtual machine; each step is timed from the measured
+state to the returned torque (the solve, warm-started, and the shift), the median reported.
 """
 
 from __future__ import annotations
@@ -412,6 +419,37 @@ def report(result: dict[str, Any], scaling: list[dict[str, float]]) -> str:
     return "\n".join(lines)
 
 
+def mpc_step_times(t_end: float) -> list[dict[str, Any]]:
+    """Median and largest MPC step of the segway MPC, compiled and in the virtual machine."""
+    folder = str(Path(__file__).resolve().parents[1] / "examples")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    import segway_mpc
+
+    out = []
+    for jit in ("auto", False):
+        tic = time.perf_counter()
+        mpc, loop = segway_mpc.run(t_end=t_end, jit=jit)
+        out.append({"jit": str(jit), "native": mpc.native, "build_time": mpc.build_time,
+                    "steps": int(loop.step_times.size),
+                    "median_step": float(np.median(loop.step_times)),
+                    "max_step": float(np.max(loop.step_times)),
+                    "solved": sum(s == "Solve_Succeeded" for s in loop.statuses),
+                    "wall_time": time.perf_counter() - tic})
+    return out
+
+
+def mpc_report(rows: list[dict[str, Any]]) -> str:
+    lines = ["", "segway MPC (examples/segway_mpc.py), closed loop with the slipping plant:", "",
+             "| NLP functions | build [s] | steps | solved | median step [ms] | "
+             "largest step [ms] |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        kind = "machine code" if r["native"] else "virtual machine"
+        lines.append(f"| {kind} | {r['build_time']:.2f} | {r['steps']} | {r['solved']} | "
+                     f"{1e3 * r['median_step']:.1f} | {1e3 * r['max_step']:.1f} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the comparison (and acausal's build-time scaling), print the tables, write JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -422,6 +460,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scaling", type=int, nargs="*", default=[25, 100, 400],
                         help="mesh sizes of acausal's build-time scaling (none: skip)")
     parser.add_argument("--json", type=Path, default=None, help="write the records to FILE")
+    parser.add_argument("--mpc-t-end", type=float, default=5.0,
+                        help="seconds of the segway MPC's closed loop to time (0: none)")
     args = parser.parse_args(argv)
 
     result = compare(args.elements, args.repeat, args.distance)
@@ -429,12 +469,15 @@ def main(argv: list[str] | None = None) -> int:
     print(report(result, scaling))
     if result["runs"]["rockit"] is None:
         print("rockit skipped: rockit-meco not installed (pip install rockit-meco)")
+    mpc = mpc_step_times(args.mpc_t_end) if args.mpc_t_end > 0 and acausal_available() else []
+    if mpc:
+        print(mpc_report(mpc))
     if args.json is not None:
         records = {"elements": result["elements"], "repeat": result["repeat"],
                    "compile_time": result["compile_time"],
                    "runs": {k: (asdict(v) if v is not None else None)
                             for k, v in result["runs"].items()},
-                   "scaling": scaling}
+                   "scaling": scaling, "mpc": mpc}
         args.json.write_text(json.dumps(records, indent=1) + "\n")
     ok = all(run.success for run in result["runs"].values() if run is not None)
     return 0 if ok else 1

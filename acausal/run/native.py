@@ -102,6 +102,31 @@ def libraries(functions: Sequence[ca.Function]) -> list[Path]:
     return found
 
 
+def library_of(functions: Sequence[ca.Function], what: str) -> Path:
+    """One shared library with all of ``functions`` (each under its own name), built with the
+    same cache and flags as :func:`libraries`: for a group of functions that is loaded as a
+    whole, such as the functions of an NLP that ``casadi.nlpsol`` reads from a library (the
+    MPC's). ``what`` names the user of the library in the errors."""
+    try:
+        cc = find_c_compiler()
+    except CompilerNotFoundError as exc:
+        raise CompilerNotFoundError(
+            f"{what} compiles its functions to machine code and needs a C compiler. {exc} Or "
+            "pass jit=False (CasADi's virtual machine).") from None
+    gen = ca.CodeGenerator("acausal_group", {"with_header": False})
+    for f in functions:
+        gen.add(f)
+    source = gen.dump()
+    size = sum(f.n_instructions() for f in functions)
+    flags = ("-O1",) if size <= OPTIMISE_UP_TO else ("-O0",)
+    key = hashlib.sha256("\n".join(
+        [source, cc, " ".join(flags), ca.__version__, sys.platform]).encode()).hexdigest()
+    library = cache_folder() / f"acausal_{key[:40]}{shared_library_suffix()}"
+    if not library.is_file():
+        build_in_cache([lambda tmp: _build(source, flags, library, tmp, cc)])
+    return library
+
+
 def build_in_cache(builds: Sequence) -> None:
     """Run ``builds`` (each a callable taking a fresh work folder) side by side, in a
     temporary folder inside the cache folder; the first failure is raised."""

@@ -150,7 +150,8 @@ def test_benchmark_main_without_rockit(monkeypatch, tmp_path, capsys):
     installed: it says so, and the JSON records hold both solvers' equal optima."""
     monkeypatch.setattr(bench, "rockit_available", lambda: False)
     out = tmp_path / "records.json"
-    code = bench.main(["--elements", "10", "--repeat", "1", "--scaling", "--json", str(out)])
+    code = bench.main(["--elements", "10", "--repeat", "1", "--scaling", "--mpc-t-end", "0",
+                       "--json", str(out)])
     printed = capsys.readouterr().out
     assert code == 0, printed
     assert "skipped: rockit-meco not installed (pip install rockit-meco)" in printed

@@ -31,7 +31,7 @@ import casadi as ca
 import numpy as np
 
 from .collocation import Scheme
-from .transcription import nominal_of
+from .nlp import nominal_of
 
 #: Tolerances of the element integrations (far below any collocation error worth reporting).
 RTOL, ATOL = 1e-10, 1e-12

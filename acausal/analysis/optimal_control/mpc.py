@@ -11,9 +11,11 @@ the next start point with its multipliers (IPOPT's warm start). Path constraints
 problem infeasible. The objective's ``time`` is the plant's time, so a reference trajectory is
 written in the Lagrange term (``"(cart.s - 0.5*sin(time))**2"``).
 
-With ``jit="auto"`` (the default) the NLP's functions are compiled to machine code by the
-system's C compiler when there is one (CasADi's ``jit`` with the ``shell`` compiler), else they
-run in CasADi's virtual machine; ``jit=True`` requires a compiler, ``jit=False`` never uses one.
+With ``jit="auto"`` (the default) the NLP's functions (the oracle and the derivatives IPOPT
+calls) are compiled to machine code by the system's C compiler when there is one, into one
+library in acausal's cache of compiled code (:func:`acausal.run.native.library_of`: the same
+problem compiles once per machine, later MPCs load it), else they run in CasADi's virtual
+machine; ``jit=True`` requires a compiler, ``jit=False`` never uses one.
 """
 
 from __future__ import annotations
@@ -27,15 +29,17 @@ from typing import Any
 import casadi as ca
 import numpy as np
 
-from ...base.c_compiler import CompilerNotFoundError, find_c_compiler
+from ...base.c_compiler import CompilerNotFoundError
 from ...base.errors import InputError, UnknownNameError, did_you_mean
+from ...run.native import library_of
 from ...run.solution import Solution
 from .collocation import Scheme
 from .guess import Guess
+from .nlp import control_values
 from .problem import FreeTime, Problem
 from .sampled import Reader, simulate_sampled
 from .solve import initial_vector, ipopt_options
-from .transcription import control_values, transcribe
+from .transcription import transcribe
 
 #: IPOPT's options for MPC steps unless ``ipopt=`` says otherwise: a warm start from the shifted
 #: solution (its multipliers too), so a small barrier parameter and small pushes away from the
@@ -103,19 +107,25 @@ class MPC:
         self.nlp = transcribe(problem, None, frac, self.scheme, parametric_start=True,
                               horizon=self.horizon)
         opts = ipopt_options({**MPC_IPOPT, **(ipopt or {})}, False)
+        # expanded to one SX graph: built once, evaluated at every step, where SX's virtual
+        # machine beats the mapped MX graph a one-off solve is built as
+        opts["expand"] = True
+        self.solver = ca.nlpsol("mpc", "ipopt", {"x": self.nlp.w, "f": self.nlp.f,
+                                                 "g": self.nlp.g, "p": self.nlp.theta}, opts)
         self.native = False
         if jit is not False:
+            # the NLP's functions (the oracle and the derivatives IPOPT calls) as machine
+            # code, kept in acausal's cache of compiled libraries: built once per machine
             try:
-                cc = find_c_compiler()
-                opts.update({"jit": True, "compiler": "shell",
-                             "jit_options": {"compiler": cc, "flags": ["-O1"],
-                                             "verbose": False}})
+                functions = [self.solver.oracle()] + [self.solver.get_function(name)
+                                                      for name in self.solver.get_function()]
+                library = library_of(functions, "An MPC with jit")
+                opts.pop("expand", None)
+                self.solver = ca.nlpsol("mpc", "ipopt", str(library), opts)
                 self.native = True
             except CompilerNotFoundError:
                 if jit is True:
                     raise
-        self.solver = ca.nlpsol("mpc", "ipopt", {"x": self.nlp.w, "f": self.nlp.f,
-                                                 "g": self.nlp.g, "p": self.nlp.theta}, opts)
         self.build_time = _time.perf_counter() - tic
         cs = problem.model
         self.state_names = cs.state_names

@@ -16,9 +16,9 @@ import numpy as np
 
 from ...base.errors import InputError
 from ...run.solution import Solution
+from .nlp import Nlp, control_values
 from .problem import FreeTime, Problem
 from .replay import Verification
-from .transcription import Nlp, control_values
 
 
 class OptimalControlResult(Solution):

@@ -26,17 +26,18 @@ import numpy as np
 
 from ...base.errors import InputError
 from .collocation import Scheme
-from .problem import FreeTime, Problem
-from .start import StartRows
-from .transcription import (
+from .nlp import (
     Layout,
     Nlp,
     Rows,
     Variables,
+    assemble,
     expressions_function,
     nominal_of,
     split_path,
 )
+from .problem import FreeTime, Problem
+from .start import StartRows
 
 #: Tolerances of the interval integrations.
 RTOL, ATOL = 1e-10, 1e-12
@@ -193,8 +194,4 @@ def transcribe_shooting(problem: Problem, start: StartRows, frac: np.ndarray,
     layout.x_elements = layout.x_index[:-1].reshape(n, 1, nx)
     layout.z_elements = layout.z_index[:-1].reshape(n, 1, nz)
     layout.x_end_index = layout.x_index[-1]
-    return Nlp(ca.vertcat(*var.symbols), np.concatenate(var.lower), np.concatenate(var.upper),
-               np.concatenate(var.nominal), ca.vertcat(*rows.exprs) if rows.exprs
-               else ca.MX(0, 1), np.concatenate(rows.lower) if rows.lower else np.zeros(0),
-               np.concatenate(rows.upper) if rows.upper else np.zeros(0), rows.labels,
-               ca.MX(objective), theta, layout)
+    return assemble(var, rows, objective, theta, layout)

@@ -18,9 +18,10 @@ from ...base.capture import captured
 from ...base.errors import InputError, OptimizationError
 from .collocation import Scheme
 from .guess import Guess, consistent_algebraics, end_time_guess
+from .nlp import Nlp
 from .problem import Problem
 from .start import start_rows
-from .transcription import Nlp, transcribe
+from .transcription import transcribe
 
 #: IPOPT's options unless the user's ``ipopt=`` says otherwise.
 IPOPT_DEFAULTS = {"tol": 1e-8, "linear_solver": "mumps", "max_iter": 3000,
