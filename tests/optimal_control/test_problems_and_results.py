@@ -170,3 +170,41 @@ def test_mpc_in_machine_code_gives_the_same_controls():
         # the same NLP, evaluated by compiled code: the same iterates up to rounding, so the
         # controls agree far inside IPOPT's tolerance (MPC tol 1e-6)
         assert u_native["force.f"] == pytest.approx(u_virtual["force.f"], abs=1e-8)
+
+
+@pytest.mark.parametrize("kind", ["constant", "collocated"])
+def test_rate_bounds_hold(kind):
+    """Minimum time from rest to rest over 1 m with |f| <= 1 and |df/dt| <= 2 N/s: the force
+    ramps instead of switching (bang-bang without the rate bound takes T = 2 s); the rate bound
+    holds as the docs define it on the control's parametrisation."""
+    sled = compile(Sled())
+    ocp = OptimalControl(sled)
+    ocp.free_end_time(lower=0.5, upper=10.0, guess=3.0)
+    ocp.control("force.f", lower=-1.0, upper=1.0, rate=(-2.0, 2.0), kind=kind)
+    ocp.end("mass.s", 1.0).end("mass.v", 0.0)
+    ocp.minimize(mayer="time")
+    res = ocp.solve(elements=30)
+    edges = res.elements
+    h = np.diff(edges)
+    tol = 2.0 * 1e-6  # IPOPT's constraint tolerance on rows of this size
+    if kind == "constant":
+        u = res.control_at(0.5 * (edges[1:] + edges[:-1]))["force.f"]
+        rates = np.diff(u) / h[:-1]  # change to the next element over the element's length
+    else:
+        # the polynomial's derivative at the collocation points: second-order differences
+        # from the left, inside each point's element (a Radau point may end its element)
+        points = res.t[1:]
+        eps = 1e-6 * float(edges[-1])
+
+        def u(t):
+            return res.control_at(t)["force.f"]
+
+        rates = (3 * u(points) - 4 * u(points - eps) + u(points - 2 * eps)) / (2 * eps)
+        left = u(edges[1:-1])
+        # the next element's polynomial at its start (the boundary itself belongs to the
+        # element that ends there): extrapolated from two points just after it
+        right = 2 * u(edges[1:-1] + eps) - u(edges[1:-1] + 2 * eps)
+        rates = np.concatenate([rates, (right - left) / h[:-1]])
+    # differences of a polynomial of degree d - 1 = 2: exact up to rounding (~1e-16/eps)
+    assert np.max(np.abs(rates)) <= 2.0 + tol + 1e-6
+    assert res.t_end > 2.0 + 1e-2

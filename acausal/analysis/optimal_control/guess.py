@@ -63,7 +63,6 @@ class Guess:
         for c in problem.controls:
             self.signals[c.name] = _constant(c.guess if c.guess is not None
                                              else problem.p[c.index])
-        self.t_end = None
         if source is None:
             return
         if callable(source) and not isinstance(source, Solution):
@@ -71,7 +70,6 @@ class Guess:
 
             source = guess_by_feedback(problem, source)
         if isinstance(source, Solution):
-            self.t_end = float(source.t[-1])
             for name in list(self.signals):
                 if name in source:
                     values = np.asarray(source[name], float)

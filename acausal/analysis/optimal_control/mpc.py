@@ -190,13 +190,7 @@ class MPC:
         cs = problem.model
         guess = Guess(problem, {n: float(v) for n, v in zip(cs.state_names, x)}, x,
                       np.zeros(cs.z.numel()))
-        # lay the guess on the horizon starting at t
-        saved = problem.t_start, problem.t_end
-        try:
-            problem.t_start, problem.t_end = t, t + self.horizon
-            return initial_vector(problem, self.nlp, guess, t)
-        finally:
-            problem.t_start, problem.t_end = saved
+        return initial_vector(problem, self.nlp, guess, t, self.horizon)
 
     def _first_controls(self, w_scaled: np.ndarray) -> dict[str, float]:
         w = w_scaled * self.nlp.nominal

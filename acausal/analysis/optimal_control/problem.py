@@ -13,7 +13,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import sympy as sp
 
 from ...base.errors import (
@@ -371,9 +370,3 @@ def _check_events(system, twin) -> None:
                          f"{system.model_name}: the twin and the model must share the "
                          "controls' names (build both from the same parts).")
 
-
-def as_array(values: Any, what: str) -> np.ndarray:
-    out = np.asarray(values, dtype=float).ravel()
-    if not np.all(np.isfinite(out)):
-        raise InputError(f"{what} must be finite numbers.")
-    return out

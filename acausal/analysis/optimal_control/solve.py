@@ -53,12 +53,15 @@ def ipopt_options(ipopt: dict | None, verbose: bool) -> dict:
     return {"ipopt": opts, "print_time": False, "error_on_fail": False}
 
 
-def initial_vector(problem: Problem, nlp: Nlp, guess: Guess, t0: float) -> np.ndarray:
-    """The NLP's start point (scaled), from the guess."""
+def initial_vector(problem: Problem, nlp: Nlp, guess: Guess, t0: float,
+                   length: float | None = None) -> np.ndarray:
+    """The NLP's start point (scaled), from the guess, on the horizon from ``t0`` of the given
+    ``length`` (default: to the end time or the free end time's guess)."""
     cs, lay = problem.model, nlp.layout
     w0 = np.zeros(nlp.w.numel())
-    t_end = end_time_guess(problem, guess)
-    length = t_end - t0
+    if length is None:
+        length = end_time_guess(problem, guess) - t0
+    t_end = t0 + length
 
     def at(where):
         return t0 + np.asarray(where) * length

@@ -150,11 +150,12 @@ def transcribe(problem: Problem, start: StartRows | None, frac: np.ndarray,
     computed = start.computed if start is not None else []
     q, layout.q_index = var.add("computed", len(computed), -math.inf, math.inf, 1.0)
     a0, ac, d0, dc, e = _element_matrices(scheme, n_el)
-    u_points, u_start, u_end = [], [], []
+    u_points, u_start, u_end, u_syms = [], [], [], {}
     w_start, w_end = scheme.point_weights(0.0), scheme.point_weights(1.0)
     for c in problem.controls:
         n = n_el if c.kind == "constant" else m
         u, idx = var.add(c.name, n, c.lower, c.upper, c.nominal)
+        u_syms[c.name] = u
         if c.kind == "constant":
             layout.u_index[c.name] = (idx, starts + 0.5 * frac)
             u_points.append(ca.mtimes(u.T, e))
@@ -246,7 +247,7 @@ def transcribe(problem: Problem, start: StartRows | None, frac: np.ndarray,
             rows.add(path, np.tile(lower, m), np.tile(upper, m),
                      point_label([f"{s} in [{lo:g}, {hi:g}]" for s, lo, hi in
                                   zip(labels, lower, upper)], "path"))
-    _rate_rows(problem, scheme, frac, length, rows, var)
+    _rate_rows(problem, scheme, frac, length, rows, u_syms)
 
     # the start
     p_start = parameters_of(problem, u_start, design, q, computed)
@@ -321,7 +322,7 @@ def transcribe(problem: Problem, start: StartRows | None, frac: np.ndarray,
 
 
 def _rate_rows(problem: Problem, scheme: Scheme, frac: np.ndarray, length, rows: Rows,
-               var: Variables) -> None:
+               u_syms: dict) -> None:
     """Rate bounds: a constant control's change to the next element over the element's
     length; a collocated control's derivative at its points and its jump to the next element
     over the element's length."""
@@ -332,7 +333,7 @@ def _rate_rows(problem: Problem, scheme: Scheme, frac: np.ndarray, length, rows:
     for c in problem.controls:
         if c.rate is None:
             continue
-        u = _control_symbol(var, c.name)
+        u = u_syms[c.name]
         lo, hi = c.rate
         h = ca.DM(frac).T * length  # (1, N)
         if c.kind == "constant":
@@ -366,10 +367,3 @@ def _rate_rows(problem: Problem, scheme: Scheme, frac: np.ndarray, length, rows:
             rows.add(ca.mtimes(jump, u) / h[:, :n_el - 1].T, lo, hi,
                      lambda i, name=c.name: f"rate of {name} from element {i} to {i + 1}")
 
-
-def _control_symbol(var: Variables, name: str):
-    """A control's unknowns (actual values) by the name they were allocated under."""
-    for sym, nom in zip(var.symbols, var.nominal):
-        if sym.name() == name:
-            return sym * ca.DM(nom)
-    raise KeyError(name)
