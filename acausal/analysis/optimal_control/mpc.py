@@ -105,7 +105,7 @@ class MPC:
         frac = np.full(int(n), 1.0 / int(n))
         tic = _time.perf_counter()
         self.nlp = transcribe(problem, None, frac, self.scheme, parametric_start=True,
-                              horizon=self.horizon)
+                              horizon_length=self.horizon)
         opts = ipopt_options({**MPC_IPOPT, **(ipopt or {})}, False)
         # expanded to one SX graph: built once, evaluated at every step, where SX's virtual
         # machine beats the mapped MX graph a one-off solve is built as

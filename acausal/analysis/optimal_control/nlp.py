@@ -18,7 +18,7 @@ import casadi as ca
 import numpy as np
 
 from .collocation import Scheme
-from .problem import Condition, Problem
+from .problem import Condition, FreeTime, Problem
 
 
 @dataclass
@@ -203,3 +203,55 @@ def split_path(problem: Problem, cs):
                 continue
         general.append(c)
     return (x_lo, x_hi), (z_lo, z_hi), general
+
+
+def horizon(problem: Problem, var: Variables, layout: Layout, t0,
+            length: float | None = None) -> tuple:
+    """``(t_end, length)`` of the horizon from ``t0``: the free end time an unknown (its index
+    kept in ``layout``), else fixed (``length`` given: an MPC's horizon)."""
+    if isinstance(problem.t_end, FreeTime):
+        ft = problem.t_end
+        t_end, idx = var.add("t_end", 1, ft.lower, ft.upper, max(abs(ft.guess), 1e-3))
+        layout.t_end_index = int(idx[0])
+        return t_end, t_end - t0
+    if length is None:
+        length = float(problem.t_end) - problem.t_start
+    return t0 + length, length
+
+
+def constant_unknowns(problem: Problem, var: Variables, layout: Layout,
+                      computed: list[int]) -> tuple:
+    """The design parameters and the parameters computed at initialisation, as unknowns."""
+    design, layout.design_index = var.add(
+        "design", len(problem.design), [c.lower for c in problem.design],
+        [c.upper for c in problem.design], [c.nominal for c in problem.design] or 1.0)
+    q, layout.q_index = var.add("computed", len(computed), -math.inf, math.inf, 1.0)
+    return design, q
+
+
+def start_state_bounds(problem: Problem, x_lo: np.ndarray, x_hi: np.ndarray) -> tuple:
+    """Bounds of the start states: the path bounds, narrowed by ``start(name, lower=,
+    upper=)`` on a state."""
+    cs = problem.model
+    lo0, hi0 = x_lo.copy(), x_hi.copy()
+    for c in problem.start_free:
+        if c.name is not None:
+            sign, v = cs.locate(c.name)
+            if v in cs.states:
+                i = cs.states.index(v)
+                a, b = sorted((sign * c.lower, sign * c.upper))
+                lo0[i], hi0[i] = max(lo0[i], a), min(hi0[i], b)
+    return lo0, hi0
+
+
+def parameters_of(problem: Problem, u, design, q, computed: list[int]):
+    """The parameter vector with the controls ``u`` (in the problem's order), design and
+    computed parameters in their places."""
+    entries = [float(v) for v in problem.p]
+    for i, c in enumerate(problem.controls):
+        entries[c.index] = u[i]
+    for i, c in enumerate(problem.design):
+        entries[c.index] = design[i]
+    for i, k in enumerate(computed):
+        entries[k] = q[i]
+    return ca.vertcat(*entries) if entries else ca.SX(0, 1)

@@ -19,8 +19,6 @@ the integrator's tolerance, rtol 1e-10).
 
 from __future__ import annotations
 
-import math
-
 import casadi as ca
 import numpy as np
 
@@ -32,11 +30,15 @@ from .nlp import (
     Rows,
     Variables,
     assemble,
+    constant_unknowns,
     expressions_function,
+    horizon,
     nominal_of,
+    parameters_of,
     split_path,
+    start_state_bounds,
 )
-from .problem import FreeTime, Problem
+from .problem import Problem
 from .start import StartRows
 
 #: Tolerances of the interval integrations.
@@ -85,35 +87,19 @@ def transcribe_shooting(problem: Problem, start: StartRows, frac: np.ndarray,
     nom_z = np.array([nominal_of(cs, v) for v in cs.algebraics])
     layout = Layout(scheme, frac, np.zeros((0, nx), int), np.zeros(0), np.zeros((0, nz), int),
                     np.zeros(0))
-    if isinstance(problem.t_end, FreeTime):
-        ft = problem.t_end
-        t_end, idx = var.add("t_end", 1, ft.lower, ft.upper, max(abs(ft.guess), 1e-3))
-        layout.t_end_index = int(idx[0])
-        length = t_end - t0
-    else:
-        length = float(problem.t_end) - problem.t_start
-        t_end = t0 + length
+    t_end, length = horizon(problem, var, layout, t0)
     nodes = np.concatenate([[0.0], np.cumsum(frac)])
     nodes[-1] = 1.0
-    design, layout.design_index = var.add(
-        "design", len(problem.design), [c.lower for c in problem.design],
-        [c.upper for c in problem.design], [c.nominal for c in problem.design] or 1.0)
     computed = start.computed
-    q, layout.q_index = var.add("computed", len(computed), -math.inf, math.inf, 1.0)
+    design, q = constant_unknowns(problem, var, layout, computed)
     u_syms = {}
     for c in problem.controls:
         u_syms[c.name], idx = var.add(c.name, n, c.lower, c.upper, c.nominal)
         layout.u_index[c.name] = (idx, nodes[:-1] + 0.5 * frac)
 
     def p_at(k: int) -> ca.MX:
-        entries = [ca.MX(float(v)) for v in problem.p]
-        for c in problem.controls:
-            entries[c.index] = u_syms[c.name][k]
-        for i, c in enumerate(problem.design):
-            entries[c.index] = design[i]
-        for i, j in enumerate(computed):
-            entries[j] = q[i]
-        return ca.vertcat(*entries)
+        return parameters_of(problem, [u_syms[c.name][k] for c in problem.controls], design,
+                             q, computed)
 
     dae = ca.Function("dae", [cs.t, cs.x, cs.z, cs.p], [cs.ode, cs.alg])
     (x_lo, x_hi), (z_lo, z_hi), general = split_path(problem, cs)
@@ -134,14 +120,7 @@ def transcribe_shooting(problem: Problem, start: StartRows, frac: np.ndarray,
                 rows.add(values[i], c.lower, c.upper,
                          f"path {c.label} in [{c.lower:g}, {c.upper:g}] at node {k}")
 
-    lo0, hi0 = x_lo.copy(), x_hi.copy()
-    for c in problem.start_free:
-        if c.name is not None:
-            sign, v = cs.locate(c.name)
-            if v in cs.states:
-                i = cs.states.index(v)
-                a, b = sorted((sign * c.lower, sign * c.upper))
-                lo0[i], hi0[i] = max(lo0[i], a), min(hi0[i], b)
+    lo0, hi0 = start_state_bounds(problem, x_lo, x_hi)
     x_k, x_idx = var.add("x[0]", nx, lo0, hi0, nom_x)
     z_k, z_idx = var.add("z[0]", nz, z_lo, z_hi, nom_z)
     x_rows, z_rows = [x_idx], [z_idx]

@@ -41,11 +41,15 @@ from .nlp import (
     Rows,
     Variables,
     assemble,
+    constant_unknowns,
     expressions_function,
+    horizon,
     nominal_of,
+    parameters_of,
     split_path,
+    start_state_bounds,
 )
-from .problem import FreeTime, Problem
+from .problem import Problem
 from .start import StartRows
 
 
@@ -67,18 +71,6 @@ def point_function(problem: Problem, path_exprs: list, computed: list[int]) -> c
                 if problem.lagrange is not None else ca.SX(0.0))
     return ca.Function("point", [t, x, z, u, design, q], [ode, alg, path, lagrange],
                        ["t", "x", "z", "u", "design", "q"], ["f", "g", "path", "L"])
-
-
-def parameters_of(problem: Problem, u, design, q, computed: list[int]):
-    """The parameter vector with controls, design and computed parameters in place."""
-    entries = [float(v) for v in problem.p]
-    for i, c in enumerate(problem.controls):
-        entries[c.index] = u[i]
-    for i, c in enumerate(problem.design):
-        entries[c.index] = design[i]
-    for i, k in enumerate(computed):
-        entries[k] = q[i]
-    return ca.vertcat(*entries) if entries else ca.SX(0, 1)
 
 
 def _sparse(n_rows: int, n_cols: int, rows, cols, values) -> ca.DM:
@@ -114,12 +106,12 @@ def _element_matrices(scheme: Scheme, n_el: int):
 
 def transcribe(problem: Problem, start: StartRows | None, frac: np.ndarray,
                scheme: Scheme, parametric_start: bool = False,
-               horizon: float | None = None) -> Nlp:
+               horizon_length: float | None = None) -> Nlp:
     """The NLP of ``problem`` on the mesh ``frac`` (relative element lengths, sum 1).
 
     ``parametric_start``: the start is the NLP parameter ``theta[1:]`` (the measured states of
     an MPC; no path constraints at the measured start) instead of the model's start rows;
-    ``horizon``: the horizon's length when the start time is a parameter (MPC)."""
+    ``horizon_length``: the horizon's length when the start time is a parameter (MPC)."""
     cs = problem.model
     nx, nz = cs.x.numel(), cs.z.numel()
     n_el, d = len(frac), scheme.degree
@@ -136,19 +128,9 @@ def transcribe(problem: Problem, start: StartRows | None, frac: np.ndarray,
     where = starts[k_of] + frac[k_of] * np.tile(scheme.tau[1:], n_el)  # points in [0, 1]
 
     # end time, design and computed parameters, controls
-    if isinstance(problem.t_end, FreeTime):
-        ft = problem.t_end
-        t_end, idx = var.add("t_end", 1, ft.lower, ft.upper, max(abs(ft.guess), 1e-3))
-        layout.t_end_index = int(idx[0])
-        length = t_end - t0
-    else:
-        length = horizon if horizon is not None else float(problem.t_end) - problem.t_start
-        t_end = t0 + length
-    design, layout.design_index = var.add(
-        "design", len(problem.design), [c.lower for c in problem.design],
-        [c.upper for c in problem.design], [c.nominal for c in problem.design] or 1.0)
+    t_end, length = horizon(problem, var, layout, t0, horizon_length)
     computed = start.computed if start is not None else []
-    q, layout.q_index = var.add("computed", len(computed), -math.inf, math.inf, 1.0)
+    design, q = constant_unknowns(problem, var, layout, computed)
     a0, ac, d0, dc, e = _element_matrices(scheme, n_el)
     u_points, u_start, u_end, u_syms = [], [], [], {}
     w_start, w_end = scheme.point_weights(0.0), scheme.point_weights(1.0)
@@ -172,16 +154,9 @@ def transcribe(problem: Problem, start: StartRows | None, frac: np.ndarray,
 
     # states and algebraic variables
     (x_lo, x_hi), (z_lo, z_hi), general = split_path(problem, cs)
-    lo0, hi0 = x_lo.copy(), x_hi.copy()
-    if parametric_start:
+    lo0, hi0 = start_state_bounds(problem, x_lo, x_hi)
+    if parametric_start:  # measured: whatever it is
         lo0[:], hi0[:] = -math.inf, math.inf
-    for c in problem.start_free:  # a free start of a state: bounds of its variable
-        if c.name is not None:
-            sign, v = cs.locate(c.name)
-            if v in cs.states:
-                i = cs.states.index(v)
-                a, b = sorted((sign * c.lower, sign * c.upper))
-                lo0[i], hi0[i] = max(lo0[i], a), min(hi0[i], b)
     x_start, xs_idx = var.add("x_start", nx, lo0, hi0, nom_x)
     x_ends, xe_idx = var.add("x_element_ends", nx * n_el, np.tile(x_lo, n_el),
                              np.tile(x_hi, n_el), np.tile(nom_x, n_el))
