@@ -32,7 +32,7 @@ class OptimalControl(Problem):
         tolerance on the estimated collocation error, elements whose error exceeds it are
         halved and the problem solved again (at most ``max_refinements`` times); ``ipopt``:
         IPOPT options; ``verify``: re-simulate with the optimal controls (see
-        :meth:`OptimalControlResult.verify`)."""
+        :meth:`OptimalControlResult.verify`), kept as ``res.verification``."""
         return solve_problem(self, elements=elements, degree=degree, scheme=scheme,
                              method=method, mesh=mesh, guess=guess, refine=refine,
                              max_refinements=max_refinements, ipopt=ipopt, verbose=verbose,

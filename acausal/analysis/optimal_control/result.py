@@ -78,6 +78,8 @@ class OptimalControlResult(Solution):
         self._w = w
         self._u = u
         self._accuracy = None
+        #: the check by simulation when solve(verify=True) asked for it (else None)
+        self.verification: Verification | None = None
         self.stats = {"solver": "ipopt", "status": self.status,
                       "iterations": self.iterations, "build_time": build_time,
                       "solve_time": solve_time, "method": method,

@@ -95,8 +95,9 @@ def initial_vector(problem: Problem, nlp: Nlp, guess: Guess, t0: float,
 
 def violations(nlp: Nlp, w: np.ndarray, theta: np.ndarray, g_value: np.ndarray | None = None,
                top: int = 5) -> tuple[float, list[tuple[str, float]]]:
-    """Largest violation of the constraints and variable bounds at ``w`` (actual units), and the
-    ``top`` worst by name."""
+    """Largest violation of the constraints (as the NLP's rows are written: collocation rows
+    divided by the states' nominal values) and of the variable bounds (in the variables' units)
+    at ``w``, and the ``top`` worst rows by name."""
     if g_value is None:
         g_value = np.array(ca.Function("g", [nlp.w, nlp.theta], [nlp.g])(w, theta).full()
                            ).ravel()
@@ -172,7 +173,7 @@ def solve_problem(problem: Problem, *, elements: Any, degree: int, scheme: str,
         source = result
         rounds += 1
     if verify:
-        result.verify()
+        result.verification = result.verify()
     return result
 
 
