@@ -97,8 +97,17 @@ def verify(res, rtol: float = 1e-10, atol: float | None = None, model: Any = Non
     run_model = driven_model(plant, problem, scheme) if collocated else plant
     index = run_model.parameter_index()
     p = plant.parameter_vector(problem.params)
-    for name, value in res.design.items():
-        p[index[name]] = value
+    # the optimum's design parameters and the parameters its start computed (fixed=False),
+    # by name (the plant may be another model than the one optimised)
+    model = problem.model
+    for i in [model.parameter_index()[c.name] for c in problem.design] + \
+            list(model.computed_parameters):
+        name = model.parameter_names[i]
+        if name not in index:
+            raise InputError(f"verify(): the model simulated, {plant.model_name}, has no "
+                             f"parameter '{name}' of the optimum; verify on a model built "
+                             "from the same parts.")
+        p[index[name]] = res._p[i]
     if collocated:
         p = np.concatenate([p, np.zeros(run_model.p.numel() - p.size)])
     # the start: the optimal one (every state of the problem fixed at its optimal start)
