@@ -34,6 +34,7 @@ from ..base.errors import (
     did_you_mean,
 )
 from ..run.initialize import initialize, newton, solve_algebraic
+from ..run.segments import RunPoint
 from ..run.simulate import as_time
 
 
@@ -57,18 +58,7 @@ class OperatingPoint:
         return self.system.state_names
 
     def __getitem__(self, name: str) -> float:
-        cs = self.system
-        index = cs.parameter_index().get(name)
-        if index is not None:
-            return float(self.p[index])
-        sign, v = cs.locate(name)
-        if v < 0:
-            return 0.0
-        return float(sign * self._observed()[v])
-
-    def _observed(self) -> np.ndarray:
-        return np.array(self.system.function("observed")(self.t, self.x, self.z, self.p)
-                        .full()).ravel()
+        return RunPoint(self.system, self.t, self.x, self.z, self.p).value(name)
 
     def derivatives(self) -> np.ndarray:
         """der(x) at this point (zero at a steady state found by :func:`trim`)."""

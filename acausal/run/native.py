@@ -86,13 +86,7 @@ def libraries(functions: Sequence[ca.Function]) -> list[Path]:
     folder = cache_folder()
     found, missing = [], []
     for f in functions:
-        gen = ca.CodeGenerator("acausal_native", {"with_header": False})
-        gen.add(f)
-        source = gen.dump()
-        flags = ("-O1",) if f.n_instructions() <= OPTIMISE_UP_TO else ("-O0",)
-        key = hashlib.sha256("\n".join(
-            [source, cc, " ".join(flags), ca.__version__, sys.platform]).encode()).hexdigest()
-        library = folder / f"acausal_{key[:40]}{shared_library_suffix()}"
+        source, flags, library = _source_and_library([f], "acausal_native", cc, folder)
         found.append(library)
         if not library.is_file():
             missing.append((source, flags, library))
@@ -113,7 +107,18 @@ def library_of(functions: Sequence[ca.Function], what: str) -> Path:
         raise CompilerNotFoundError(
             f"{what} compiles its functions to machine code and needs a C compiler. {exc} Or "
             "pass jit=False (CasADi's virtual machine).") from None
-    gen = ca.CodeGenerator("acausal_group", {"with_header": False})
+    source, flags, library = _source_and_library(functions, "acausal_group", cc, cache_folder())
+    if not library.is_file():
+        build_in_cache([lambda tmp: _build(source, flags, library, tmp, cc)])
+    return library
+
+
+def _source_and_library(functions: Sequence[ca.Function], name: str, cc: str,
+                        folder: Path) -> tuple[str, tuple[str, ...], Path]:
+    """The C source of ``functions`` in one file, its optimisation flags (``-O1`` up to
+    :data:`OPTIMISE_UP_TO` instructions, else ``-O0``) and its library's path in the cache:
+    named by the hash of the source, the compiler, the flags and the CasADi version."""
+    gen = ca.CodeGenerator(name, {"with_header": False})
     for f in functions:
         gen.add(f)
     source = gen.dump()
@@ -121,10 +126,7 @@ def library_of(functions: Sequence[ca.Function], what: str) -> Path:
     flags = ("-O1",) if size <= OPTIMISE_UP_TO else ("-O0",)
     key = hashlib.sha256("\n".join(
         [source, cc, " ".join(flags), ca.__version__, sys.platform]).encode()).hexdigest()
-    library = cache_folder() / f"acausal_{key[:40]}{shared_library_suffix()}"
-    if not library.is_file():
-        build_in_cache([lambda tmp: _build(source, flags, library, tmp, cc)])
-    return library
+    return source, flags, folder / f"acausal_{key[:40]}{shared_library_suffix()}"
 
 
 def build_in_cache(builds: Sequence) -> None:

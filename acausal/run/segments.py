@@ -3,8 +3,9 @@
 A sampled controller, a piecewise-defined input or an optimiser's controls change some entries
 of ``p`` at known instants. Each segment is one run of the run loop
 (:class:`~acausal.run.hybrid.HybridSimulation`: events, state re-selection) from the point the
-previous segment ended at, with that segment's parameters: the algebraic variables are made
-consistent with the new parameters first (states are continuous; a parameter change is not an
+previous segment ended at, with that segment's parameters: the states are continuous, the
+algebraic variables are made consistent with the new parameters, and the model's ``When``
+clauses whose conditions the change makes true fire then (with event iteration, as at an
 event of the model). The segments' solutions are joined into one ``Solution``, with two points
 at each segment boundary (before and after the change), as at an event.
 """

@@ -21,33 +21,20 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from ocp_models import Sled
 
-from acausal import Component, Eq, Input, OptimalControl, Variable, compile, connect, der
-from acausal.components.translational import Force, Mass
+from acausal import Component, Eq, Input, OptimalControl, Variable, compile, der
+from acausal.components.translational import Mass
 
 #: IPOPT's default tolerance here (acausal's IPOPT_DEFAULTS["tol"]) bounds the optimality of
 #: every optimum below; the objective and end time carry errors of that order.
 IPOPT_TOL = 1e-8
 
 
-class Sled(Component):
-    """A unit mass pushed by a force input (Bryson-Denham: starts at x = 0 with v = 1)."""
+class MovingSled(Sled):
+    """The sled starting at x = 0 with v = 1 (Bryson-Denham)."""
 
     mass = Mass(m=1.0, s=Variable(start=0.0, fixed=True), v=Variable(start=1.0, fixed=True))
-    force = Force(f=Input(0.0))
-
-    def connections(self):
-        return [connect(self.force.flange, self.mass.flange_a)]
-
-
-class DoubleIntegrator(Component):
-    """A unit mass at rest at 0 pushed by a force input."""
-
-    mass = Mass(m=1.0, s=Variable(start=0.0, fixed=True), v=Variable(start=0.0, fixed=True))
-    force = Force(f=Input(0.0))
-
-    def connections(self):
-        return [connect(self.force.flange, self.mass.flange_a)]
 
 
 class VanDerPol(Component):
@@ -64,12 +51,12 @@ class VanDerPol(Component):
 
 @pytest.fixture(scope="module")
 def sled():
-    return compile(Sled())
+    return compile(MovingSled())
 
 
 @pytest.fixture(scope="module")
 def double_integrator():
-    return compile(DoubleIntegrator())
+    return compile(Sled())
 
 
 def _check_resimulation(res, rtol=1e-10):

@@ -15,7 +15,6 @@ Meshes of 30 elements keep the file within ~1 minute on 2 cores.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import subprocess
@@ -24,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from ocp_models import load_file
 from scipy.integrate import solve_ivp
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,19 +32,9 @@ ELEMENTS = 30
 OBJECTIVE_RTOL = 1e-8
 
 
-def _load(name: str, path: Path):
-    """A module from its file, under a private name (pytest's --import-mode=importlib puts
-    neither benchmarks/ nor examples/ on sys.path)."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the file runs
-    spec.loader.exec_module(module)
-    return module
 
 
-bench = _load("_acausal_benchmark_optimal_control", ROOT / "benchmarks" / "optimal_control.py")
+bench = load_file("_acausal_benchmark_optimal_control", ROOT / "benchmarks" / "optimal_control.py")
 example = bench.example
 
 

@@ -15,7 +15,6 @@ About 5 s on 2 cores.
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import sympy as sp
+from ocp_models import load_file
 
 from acausal import ModelDefinitionError, OptimalControl, compile
 from acausal.library.friction import limit_S_triple
@@ -35,19 +35,9 @@ ELEMENTS = 40
 ESTIMATE_FACTOR = 2.0
 
 
-def _load(name: str, path: Path):
-    """An example as a module under a private name (pytest's --import-mode=importlib does not
-    put examples/ on sys.path)."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
-ex = _load("friction_optimal_control", ROOT / "examples" / "friction_optimal_control.py")
+ex = load_file("friction_optimal_control", ROOT / "examples" / "friction_optimal_control.py")
 
 
 @pytest.fixture(scope="module")

@@ -3,29 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from ocp_models import Sled
 
 from acausal import (
-    Component,
-    Input,
     InputError,
     ModelDefinitionError,
     OptimalControl,
     OptimizationError,
     UnknownNameError,
-    Variable,
     compile,
     connect,
 )
 from acausal.components.friction import GroundFriction
-from acausal.components.translational import Force, Mass
-
-
-class Sled(Component):
-    mass = Mass(m=1.0, s=Variable(start=0.0, fixed=True), v=Variable(start=0.0, fixed=True))
-    force = Force(f=Input(0.0))
-
-    def connections(self):
-        return [connect(self.force.flange, self.mass.flange_a)]
 
 
 class SledWithStickSlip(Sled):

@@ -18,13 +18,13 @@ About 40 s on 2 cores.
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from ocp_models import load_file
 
 from acausal import compile
 
@@ -45,20 +45,10 @@ BOUND_TOL = 1e-6
 SIM_TOL = 1e-4
 
 
-def _load(name: str, path: Path):
-    """An example as a module under a private name (pytest's --import-mode=importlib does not
-    put examples/ on sys.path; the segway examples add their own folder for segway.py)."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
-min_time = _load("segway_min_time", ROOT / "examples" / "segway_min_time.py")
-mpc_example = _load("segway_mpc", ROOT / "examples" / "segway_mpc.py")
+min_time = load_file("segway_min_time", ROOT / "examples" / "segway_min_time.py")
+mpc_example = load_file("segway_mpc", ROOT / "examples" / "segway_mpc.py")
 
 
 def test_models_compile_and_simulate_with_a_constant_torque():

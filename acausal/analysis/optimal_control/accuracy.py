@@ -46,19 +46,6 @@ class Accuracy:
     measured: np.ndarray | None = None  # (nx,): |x^_N - X_N|
 
 
-def _basis(scheme: Scheme, tau: ca.SX) -> list:
-    """The Lagrange basis through the collocation points, as SX of ``tau``."""
-    pts = scheme.tau[1:]
-    out = []
-    for r in range(scheme.degree):
-        term = ca.SX(1.0)
-        for s, ps in enumerate(pts):
-            if s != r:
-                term = term * (tau - ps) / (pts[r] - ps)
-        out.append(term)
-    return out
-
-
 def element_integrator(problem, scheme: Scheme) -> tuple[ca.Function, ca.Function]:
     """``F(x0, z0, params) -> (x_end, dx_end/dx0)`` over one element, and the integrator
     alone; ``params`` are the
@@ -70,7 +57,7 @@ def element_integrator(problem, scheme: Scheme) -> tuple[ca.Function, ca.Functio
     p = ca.SX.sym("p", cs.p.numel())
     coeffs = []
     pp = ca.SX(p)
-    basis = _basis(scheme, tau)
+    basis = scheme.point_basis(tau)
     for c in problem.controls:
         n = 1 if c.kind == "constant" else scheme.degree
         cc = ca.SX.sym(c.name, n)

@@ -82,6 +82,20 @@ class Scheme:
         pts = self.tau[1:]
         return np.array([_lagrange(pts, r)(tau) for r in range(self.degree)])
 
+    def point_basis(self, tau: ca.SX) -> list[ca.SX]:
+        """The Lagrange basis through ``tau_1 .. tau_d`` as SX expressions of ``tau`` (what
+        :meth:`point_weights` evaluates numerically): a collocated control as a function of
+        time, for integrations and simulations of it."""
+        pts = self.tau[1:]
+        out = []
+        for r in range(self.degree):
+            term = ca.SX(1.0)
+            for s, ps in enumerate(pts):
+                if s != r:
+                    term = term * (tau - ps) / (pts[r] - ps)
+            out.append(term)
+        return out
+
     def point_derivative_weights(self) -> np.ndarray:
         """(d, d): row i gives d/dtau of the point polynomial at ``tau_{i+1}``."""
         pts = self.tau[1:]

@@ -37,24 +37,18 @@ def _derivative_name(token: str) -> str:
 
 
 class ModelNames:
-    """Reads expressions written with the model's names and makes SX of ``(t, x, z, p)``.
+    """Reads expressions written with the model's names and makes SX of ``(t, x, z, p)``."""
 
-    ``extra`` names (e.g. ``t_end``) map to SX values of the caller's own (the end time of a
-    problem with a free end time).
-    """
-
-    def __init__(self, cs, extra: dict[str, Any] | None = None) -> None:
+    def __init__(self, cs) -> None:
         self.cs = cs
-        self.extra = dict(extra or {})
 
     def known(self, name: str) -> bool:
         cs = self.cs
-        return (name in ("time", "t") or name in self.extra or name in cs.locations()
-                or name in cs.parameter_index())
+        return name in ("time", "t") or name in cs.locations() or name in cs.parameter_index()
 
     def unknown_error(self, name: str, where: str) -> UnknownNameError:
         cs = self.cs
-        candidates = list(cs.locations()) + cs.parameter_names + ["time"] + list(self.extra)
+        candidates = list(cs.locations()) + cs.parameter_names + ["time"]
         return UnknownNameError(
             f"{where}: '{name}' is not a variable or parameter of {cs.model_name}."
             f"{did_you_mean(name, candidates)} Names are dotted paths as in sol[...] "
@@ -108,9 +102,7 @@ class ModelNames:
         index = cs.parameter_index()
         for s in expr.free_symbols:
             name = s.name
-            if name in self.extra:
-                out[s] = self.extra[name]
-            elif name in ("time", "t") and name not in cs.locations():
+            if name in ("time", "t") and name not in cs.locations():
                 out[s] = cs.t
             elif name in index:
                 out[s] = p[index[name]]

@@ -25,9 +25,10 @@ from typing import Any
 import casadi as ca
 import numpy as np
 
-from ...base.errors import InputError
+from ...base.errors import InputError, UnknownNameError, did_you_mean
 from ...run.solution import Solution
 from .problem import FreeTime, Problem
+from .sampled import guess_by_feedback
 
 Signal = Callable[[np.ndarray], np.ndarray]
 
@@ -66,8 +67,6 @@ class Guess:
         if source is None:
             return
         if callable(source) and not isinstance(source, Solution):
-            from .sampled import guess_by_feedback
-
             source = guess_by_feedback(problem, source)
         if isinstance(source, Solution):
             for name in list(self.signals):
@@ -84,8 +83,6 @@ class Guess:
         for name, value in source.items():
             if name not in self.signals:
                 known = list(self.signals)
-                from ...base.errors import UnknownNameError, did_you_mean
-
                 raise UnknownNameError(
                     f"The guess names '{name}', which is not a state, algebraic variable or "
                     f"control of the problem.{did_you_mean(name, known)} Guesses are given for "

@@ -30,7 +30,7 @@ import casadi as ca
 import numpy as np
 
 from ...base.c_compiler import CompilerNotFoundError
-from ...base.errors import InputError, UnknownNameError, did_you_mean
+from ...base.errors import InputError, OptimizationError, UnknownNameError, did_you_mean
 from ...run.native import library_of
 from ...run.solution import Solution
 from .collocation import Scheme
@@ -129,13 +129,10 @@ class MPC:
         self.build_time = _time.perf_counter() - tic
         cs = problem.model
         self.state_names = cs.state_names
-        guess = Guess(problem, None, np.zeros(cs.x.numel()), np.zeros(cs.z.numel()))
-        self._guess_source = guess
         self.w = None
         self.lam_x = np.zeros(self.nlp.w.numel())
         self.lam_g = np.zeros(self.nlp.g.numel())
         self.statuses: list[str] = []
-        self.last = None
 
     # -- one step ---------------------------------------------------------------------------
     def _state_vector(self, state: Any) -> np.ndarray:
@@ -173,15 +170,12 @@ class MPC:
         self.statuses.append(str(stats.get("return_status", "")))
         w = np.array(out["x"].full()).ravel()
         if not np.all(np.isfinite(w)):
-            from ...base.errors import OptimizationError
-
             raise OptimizationError(f"The MPC's NLP at t = {t:g} gave non-finite values "
                                     f"(status '{self.statuses[-1]}').",
                                     status=self.statuses[-1])
-        self.last = w
         controls = self._first_controls(w)
         self.w = self._shifted(w)
-        self.lam_x = self._shifted(np.array(out["lam_x"].full()).ravel(), zero_new=True)
+        self.lam_x = self._shifted(np.array(out["lam_x"].full()).ravel())
         self.lam_g = np.array(out["lam_g"].full()).ravel()
         return controls
 
@@ -198,7 +192,7 @@ class MPC:
         values = control_values(self.problem, self.scheme, u, 0, None, 0.0)
         return {k: float(v) for k, v in values.items()}
 
-    def _shifted(self, w: np.ndarray, zero_new: bool = False) -> np.ndarray:
+    def _shifted(self, w: np.ndarray) -> np.ndarray:
         """``w`` moved one element earlier (the last element repeated): the next step's start
         point."""
         lay = self.nlp.layout

@@ -112,7 +112,6 @@ class Layout:
     design_index: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
     q_index: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
     t_end_index: int | None = None
-    x_end_index: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
     # the element ends' states that are not on the result's mesh (Radau: equal to the last
     # collocation point's by continuity): (points, nx) and their relative times, for guesses
     x_extra_index: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), int))

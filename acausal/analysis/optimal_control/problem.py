@@ -94,13 +94,6 @@ class FreeTime:
     guess: float
 
 
-@dataclass
-class Soft:
-    """A path constraint made soft (MPC): violations cost ``penalty`` times their square."""
-
-    penalty: float
-
-
 class Problem:
     """An optimal control problem on a compiled system (declarations; ``OptimalControl`` adds
     ``solve``).
@@ -140,7 +133,8 @@ class Problem:
         self.start_free: list[Condition] = []
         self.end_conditions: list[Condition] = []
         self.path_conditions: list[Condition] = []
-        self.soft: dict[str, Soft] = {}
+        # path conditions made soft (label -> penalty per squared violation)
+        self.soft: dict[str, float] = {}
         self.mayer: sp.Expr | None = None
         self.lagrange: sp.Expr | None = None
 
@@ -291,7 +285,7 @@ class Problem:
             if penalty <= 0:
                 raise InputError(f"The penalty of the soft constraint {expr!r} must be "
                                  "positive.")
-            self.soft[cond.label] = Soft(penalty)
+            self.soft[cond.label] = penalty
         return self
 
     def minimize(self, mayer: Any = None, lagrange: Any = None) -> Problem:
@@ -337,11 +331,6 @@ class Problem:
                 "conditions>")
 
 
-def describe_events(system) -> list[str]:
-    """The labels of the system's events (When clauses, event_if and stick/slip switches)."""
-    return [ev.label for ev in system.events]
-
-
 _SMOOTH_ADVICE = (
     "Collocation needs smooth equations. Optimise a smooth twin of the model and verify the "
     "result on this one: OptimalControl(system, smooth_twin=twin, ...), where the twin models "
@@ -354,13 +343,13 @@ _SMOOTH_ADVICE = (
 def _check_events(system, twin) -> None:
     if twin is None:
         if system.events:
-            labels = describe_events(system)
+            labels = [ev.label for ev in system.events]
             shown = "; ".join(labels[:4]) + ("; ..." if len(labels) > 4 else "")
             raise ModelDefinitionError(
                 f"{system.model_name} has {len(labels)} event(s) ({shown}). " + _SMOOTH_ADVICE)
         return
     if twin.events:
-        labels = describe_events(twin)
+        labels = [ev.label for ev in twin.events]
         raise ModelDefinitionError(
             f"The smooth twin {twin.model_name} has events too ({'; '.join(labels[:4])}): a "
             "twin must be free of events. " + _SMOOTH_ADVICE)

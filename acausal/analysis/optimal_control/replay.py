@@ -22,7 +22,6 @@ import numpy as np
 from ...base.errors import InputError
 from ...run.segments import RunPoint, initial_point, join, run_segment
 from ...run.solution import Solution
-from .accuracy import _basis
 from .start import changed_starts
 
 
@@ -50,7 +49,7 @@ def driven_model(cs, problem, scheme):
     with ``__element``."""
     t_a, h = ca.SX.sym("__element_start"), ca.SX.sym("__element_length")
     tau = (cs.t - t_a) / h
-    basis = _basis(scheme, tau)
+    basis = scheme.point_basis(tau)
     extra, names = [t_a, h], ["__element.start", "__element.length"]
     old, new = [], []
     index = cs.parameter_index()

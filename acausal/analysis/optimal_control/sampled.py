@@ -10,6 +10,7 @@ model (stick/slip friction, slipping wheels): each sample period is one segment 
 from __future__ import annotations
 
 import math
+import time as _time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -18,6 +19,8 @@ import numpy as np
 from ...base.errors import InputError, SimulationError
 from ...run.segments import RunPoint, initial_point, join, run_segment
 from ...run.solution import Solution
+from .problem import FreeTime
+from .start import changed_starts
 
 #: Samples of a feedback-law guess over the horizon.
 GUESS_SAMPLES = 200
@@ -51,8 +54,6 @@ def simulate_sampled(cs, t_start: float, t_end: float, sample_time: float,
     """Run ``cs`` from ``t_start`` to ``t_end``; every ``sample_time`` seconds
     ``controller(t, values)`` returns ``{input name: value}`` (names of parameters of ``cs``),
     held for the sample period."""
-    import time as _time
-
     if not (isinstance(sample_time, (int, float)) and sample_time > 0):
         raise InputError(f"sample_time must be a positive number of seconds, got "
                          f"{sample_time!r}.")
@@ -93,14 +94,10 @@ def simulate_sampled(cs, t_start: float, t_end: float, sample_time: float,
 def guess_by_feedback(problem, law: Callable[[float, Reader], dict]) -> Solution:
     """The problem's model simulated under ``law`` over the horizon (the free end time's guess),
     from the model's start: a guess for every variable."""
-    from .problem import FreeTime
-
     t_end = problem.t_end.guess if isinstance(problem.t_end, FreeTime) else problem.t_end
     fixed = dict(problem.start_values)
     point = None
     if fixed:
-        from .start import changed_starts
-
         with changed_starts(problem.model, fixed, []):
             point = initial_point(problem.model, problem.t_start, p=problem.p)
     run = simulate_sampled(problem.model, problem.t_start, float(t_end),

@@ -172,5 +172,4 @@ def transcribe_shooting(problem: Problem, start: StartRows, frac: np.ndarray,
     layout.x_extra_index = np.zeros((0, nx), int)
     layout.x_elements = layout.x_index[:-1].reshape(n, 1, nx)
     layout.z_elements = layout.z_index[:-1].reshape(n, 1, nz)
-    layout.x_end_index = layout.x_index[-1]
     return assemble(var, rows, objective, theta, layout)

@@ -206,7 +206,7 @@ def transcribe(problem: Problem, start: StartRows | None, frac: np.ndarray,
         if soft.any():
             slack, _ = var.add("slack", int(soft.sum()) * m, 0.0, math.inf, 1.0)
             slack = ca.reshape(slack, int(soft.sum()), m)
-            penalty = ca.DM([problem.soft[c.label].penalty for c in general
+            penalty = ca.DM([problem.soft[c.label] for c in general
                              if c.label in problem.soft])
             objective += ca.sum1(ca.sum2(slack * slack) * penalty)
             slack_rows, s_i = [], 0
@@ -292,7 +292,6 @@ def transcribe(problem: Problem, start: StartRows | None, frac: np.ndarray,
     layout.x_elements = np.concatenate([element_starts[:, None, :],
                                         xc_idx.reshape(n_el, d, nx)], axis=1)
     layout.z_elements = zc_idx.reshape(n_el, d, nz)
-    layout.x_end_index = xe_idx[-1]
     return assemble(var, rows, objective, theta, layout)
 
 
