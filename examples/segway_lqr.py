@@ -7,10 +7,12 @@ controller. The steps, each one call:
 
 1. ``system.trim(fixed=...)``: the upright operating point (pitch 0, at x = 0, at rest; the
    torque that holds it is 0);
-2. ``system.linearize(t, op, inputs=["motor.tau"], outputs=[...])``: (A, B, C, D) with exact
-   Jacobians. The pendulum's *absolute* pitch ``body.phi`` is made a state (state_priority), so
-   the wheel's roll angle ``wheel.phi_roll`` is a free integrator that nothing depends on:
-   ``StateSpace.without_states`` drops it (LQR needs a stabilisable system);
+2. ``system.linearize(t, op, inputs=["motor.tau"], outputs=[...], states=STATES)``: (A, B, C,
+   D) with exact Jacobians, in the states the controller feeds back. The compiler chose the
+   joint's relative angle ``revolute.phi`` and rate as states; ``states=`` asks for the
+   pendulum's *absolute* pitch ``body.phi`` and rate instead (an exact change of coordinates),
+   in which the wheel's roll angle ``wheel.phi_roll`` is a free integrator that nothing depends
+   on: ``StateSpace.without_states`` drops it (LQR needs a stabilisable system);
 3. LQR (``scipy.linalg.solve_continuous_are``) with the weights ``Q``, ``R`` below;
 4. the nonlinear segway (slip law and all) closed with ``tau = -K (x - x_op)`` and released
    from a 10-degree tilt, at rest: it must come back upright, near x = 0.
@@ -37,12 +39,13 @@ from scipy.linalg import solve_continuous_are
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 # the plant of segway.py and its CSV columns
-from segway import COLUMNS, I_B, M_B, G, Segway, columns, linear_model  # noqa: E402
+from segway import COLUMNS, Segway, columns, linear_model  # noqa: E402
 
-from acausal import Eq, Input, Parameter, Variable, compile  # noqa: E402
+from acausal import Eq, Input, Parameter, compile  # noqa: E402
 from acausal.components import rotational  # noqa: E402
-from acausal.components.planar.parts import Body  # noqa: E402
 
+#: the states the controller feeds back in place of the joint's (completed with the wheel's)
+STATES = ["body.phi", "body.w"]
 #: LQR weights on the states (wheel.w_roll, wheel.x, wheel.v, body.phi, body.w) and the torque
 Q_WEIGHTS = {"wheel.w_roll": 1.0, "wheel.x": 10.0, "wheel.v": 1.0, "body.phi": 100.0,
              "body.w": 1.0}
@@ -52,12 +55,10 @@ OUTPUTS = ["body.phi", "wheel.x", "wheel.v_slip_long"]
 
 
 class OpenLoopSegway(Segway):
-    """The segway of examples/segway.py with the motor torque as an input and no controller;
-    the pendulum's absolute pitch and rate are the preferred states."""
+    """The segway of examples/segway.py with the motor torque as an input and no
+    controller."""
 
     motor = rotational.Torque(tau=Input(0.0))
-    body = Body(m=M_B, I=I_B, g=[0.0, -G], phi=Variable(state_priority=20),
-                w=Variable(state_priority=20))
 
     def equations(self):
         return []  # no controller: the torque is the input
@@ -94,7 +95,7 @@ def design():
     """Trim, linearise and design the LQR; returns (open-loop system, linear model, K)."""
     plant = compile(OpenLoopSegway())
     op = plant.trim(fixed={"body.phi": 0.0, "wheel.x": 0.0, "wheel.phi_roll": 0.0})
-    full = plant.linearize(0.0, op, inputs=["motor.tau"], outputs=OUTPUTS)
+    full = plant.linearize(0.0, op, inputs=["motor.tau"], outputs=OUTPUTS, states=STATES)
     lin = full.without_states(["wheel.phi_roll"])
     q = np.diag([Q_WEIGHTS[name] for name in lin.state_names])
     r = np.array([[R_WEIGHT]])

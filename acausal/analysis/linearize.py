@@ -16,6 +16,8 @@ nothing is differenced numerically. The states are the ones the compiler selecte
 dummy-derivative method); for a model whose states are re-selected during a run
 (``system.dynamic_selection``), the selection a simulation would start with at the operating
 point is used (the rule of ``hybrid.choose_states``) and named in ``StateSpace.state_names``.
+``linearize(states=[...])`` gives the model in states the user chooses instead (an exact change
+of coordinates, :mod:`acausal.analysis.state_choice`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from ..base.errors import (
 from ..run.initialize import initialize, newton, solve_algebraic
 from ..run.segments import RunPoint
 from ..run.simulate import as_time
+from .state_choice import linear_parts, removal_advice, state_change, users_of
 
 
 @dataclass
@@ -103,21 +106,46 @@ class StateSpace:
     def without_states(self, names: list[str]) -> StateSpace:
         """The same model without states that no other state's derivative and no output depends
         on (a wheel's roll angle, a position under a purely velocity-dependent law): LQR and
-        pole placement need a stabilisable system, which such free integrators are not."""
+        pole placement need a stabilisable system, which such free integrators are not. An
+        output that is a dropped state itself (the default outputs are the states) goes with it.
+
+        A state is free only in some choices of states (a wheel's roll angle is, when the
+        body's absolute pitch is a state rather than the joint angle between them): the error
+        for one that is not free here names the ``states=`` of :func:`linearize` (and the
+        ``state_priority``) in which it is, when there is one."""
+        if isinstance(names, str):
+            raise InputError(f"without_states takes a list of state names, got the string "
+                             f"{names!r}: write without_states([{names!r}]).")
         drop = [self.state_index(n) for n in names]
         keep = [i for i in range(len(self.state_names)) if i not in drop]
+        outs = [k for k, name in enumerate(self.output_names) if name not in names]
         for i in drop:
-            users = [self.state_names[k] for k in keep if self.A[k, i] != 0.0]
-            users += [self.output_names[k] for k in range(len(self.output_names))
-                      if self.C[k, i] != 0.0]
+            on_a, on_c = users_of(self.A, self.C[outs], i)
+            users = [self.state_names[k] for k in on_a if k in keep]
+            users += [self.output_names[outs[k]] for k in on_c]
             if users:
                 raise InputError(
                     f"State '{self.state_names[i]}' cannot be removed: the derivative or value "
                     f"of {', '.join(users[:6])} depends on it. Only states nothing depends on "
-                    "can be dropped.")
-        return StateSpace(self.A[np.ix_(keep, keep)], self.B[keep], self.C[:, keep], self.D,
-                          [self.state_names[i] for i in keep], list(self.input_names),
-                          list(self.output_names), self.operating_point, dict(self.units))
+                    "can be dropped." + self._removal_advice(i, outs))
+        return StateSpace(self.A[np.ix_(keep, keep)], self.B[keep], self.C[np.ix_(outs, keep)],
+                          self.D[outs], [self.state_names[i] for i in keep],
+                          list(self.input_names), [self.output_names[k] for k in outs],
+                          self.operating_point, dict(self.units))
+
+    def _removal_advice(self, i: int, outs: list[int]) -> str:
+        """The states= / state_priority under which state ``i`` would be free ('' if none),
+        with the outputs ``outs`` kept."""
+        op = self.operating_point
+        cs = op.system
+        parts = linear_parts(cs, op, _input_indices(cs, self.input_names))
+        if self.output_names == self.state_names:  # the default outputs follow the states
+            outs = []
+        _, rows = _output_rows(cs, [self.output_names[k] for k in outs])
+        c_out = np.array([sign * parts.c_all[v] if kind == "v" and v >= 0
+                          else np.zeros(cs.n_states) for kind, sign, v in rows])
+        return removal_advice(cs, op, parts, self.state_names,
+                              c_out.reshape(len(rows), cs.n_states), self.input_names, i)
 
     def to_scipy(self):
         """The model as ``scipy.signal.StateSpace`` (for bode, step, lsim)."""
@@ -189,7 +217,7 @@ def _input_indices(cs, inputs: list[str] | None) -> list[int]:
 
 def _output_rows(cs, outputs: list[str] | None) -> tuple[list[str], list[tuple[str, float, int]]]:
     """Names and ("v", sign, observed index) or ("p", 1, parameter index) of the outputs;
-    default: the states."""
+    default: the compiled states."""
     if isinstance(outputs, str):
         raise InputError(f"outputs must be a list of names, got the string {outputs!r}: write "
                          f"outputs=[{outputs!r}].")
@@ -361,20 +389,9 @@ def trim(system, *, t: float = 0.0, fixed: dict[str, float] | None = None,
 # linearisation
 # --------------------------------------------------------------------------------------------
 
-def _jacobians(cs) -> ca.Function:
-    """f, g, h and their exact Jacobians w.r.t. x, z and p (built once per realisation)."""
-    def build() -> ca.Function:
-        outs = []
-        for expr in (cs.ode, cs.alg, cs.observed):
-            outs += [ca.jacobian(expr, cs.x), ca.jacobian(expr, cs.z), ca.jacobian(expr, cs.p)]
-        return ca.Function("linearization", [cs.t, cs.x, cs.z, cs.p], outs)
-
-    return cs.cached("linearization", build)
-
-
 def linearize(system, t: float = 0.0, operating_point_: Any = None, *,
               inputs: list[str] | None = None, outputs: list[str] | None = None,
-              params: dict[str, float] | None = None,
+              states: list[str] | None = None, params: dict[str, float] | None = None,
               start: dict[str, float] | None = None) -> StateSpace:
     """State-space matrices of ``system`` about an operating point, with names.
 
@@ -382,35 +399,23 @@ def linearize(system, t: float = 0.0, operating_point_: Any = None, *,
     :class:`OperatingPoint` from :func:`trim`; a dict of values by name; an array of states).
     ``inputs``: names of inputs or parameters, the columns of B and D (default: the variables
     declared with Input). ``outputs``: any variables by dotted name, the rows of C and D
-    (default: the states, C = I). The algebraic variables are eliminated with the exact
-    Jacobians (module docstring). Raises SimulationError if ``g_z`` is singular at the point
-    (not an index-1 point of the DAE).
+    (default: the states, C = I). ``states``: variables by dotted name to be the states of the
+    linear model instead of the compiled ones (e.g. a body's absolute angle instead of a
+    joint's relative one); a shorter list is completed with compiled states, in their order,
+    that keep the set independent. The change of states is exact (also away from a steady
+    state, see :mod:`acausal.analysis.state_choice`); an InputError names chosen variables
+    that are no valid set of states (dependent, or moved directly by an input). The algebraic
+    variables are eliminated with the exact Jacobians (module docstring). Raises
+    SimulationError if ``g_z`` is singular at the point (not an index-1 point of the DAE).
     """
-    from ..base.errors import SimulationError
-
     op = operating_point(system, t, operating_point_, params=params, start=start)
     cs = op.system
     u_idx = _input_indices(cs, inputs)
-    out_names, out_rows = _output_rows(cs, outputs)
-    mats = [np.array(m.full()) for m in _jacobians(cs)(op.t, op.x, op.z, op.p)]
-    fx, fz, fp, gx, gz, gp, hx, hz, hp = mats
-    fu, gu, hu = fp[:, u_idx], gp[:, u_idx], hp[:, u_idx]
-    a, b = fx, fu
-    c_all, d_all = hx, hu
-    if cs.z.numel():
-        try:
-            dz_dx = -np.linalg.solve(gz, gx)
-            dz_du = -np.linalg.solve(gz, gu)
-        except np.linalg.LinAlgError:
-            raise SimulationError(
-                f"linearize(): the algebraic equations of {cs.model_name} are singular at the "
-                f"operating point (d g/d z has rank {np.linalg.matrix_rank(gz)} of {gz.shape[0]}"
-                "): it is not a regular point of the DAE (e.g. a mechanism at a dead centre). "
-                "Choose another operating point.") from None
-        a = a + fz @ dz_dx
-        b = b + fz @ dz_du
-        c_all = c_all + hz @ dz_dx
-        d_all = d_all + hz @ dz_du
+    in_names = [cs.parameter_names[i] for i in u_idx]
+    parts = linear_parts(cs, op, u_idx)
+    change = None if states is None else state_change(cs, op, states, parts, in_names)
+    state_names = list(cs.state_names) if change is None else change.names
+    out_names, out_rows = _output_rows(cs, state_names if outputs is None else outputs)
     n_x, n_u = cs.n_states, len(u_idx)
     c = np.zeros((len(out_rows), n_x))
     d = np.zeros((len(out_rows), n_u))
@@ -418,13 +423,15 @@ def linearize(system, t: float = 0.0, operating_point_: Any = None, *,
         if kind == "p":
             d[k] = [1.0 if i == v else 0.0 for i in u_idx]
         elif v >= 0:
-            c[k], d[k] = sign * c_all[v], sign * d_all[v]
+            c[k], d[k] = sign * parts.c_all[v], sign * parts.d_all[v]
+    a, b = parts.a, parts.b
+    if change is not None:
+        a, b, c = change.apply(a, b, c)
     declared = {v.name: v.unit for v in cs.flat.variables}
-    units = {name: declared.get(name) for name in list(cs.state_names) + list(out_names)}
-    in_names = [cs.parameter_names[i] for i in u_idx]
+    units = {name: declared.get(name) for name in state_names + list(out_names)}
     for name, i in zip(in_names, u_idx):
         units[name] = cs.flat.parameters[i].unit
-    return StateSpace(a, b, c, d, list(cs.state_names), in_names, out_names, op, units)
+    return StateSpace(a, b, c, d, state_names, in_names, out_names, op, units)
 
 
 __all__ = ["OperatingPoint", "StateSpace", "linearize", "operating_point", "trim"]
