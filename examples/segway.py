@@ -27,10 +27,13 @@ The nonlinear simulation then uses the full model with the slipping contact. The
 from exactly zero speed and spin, the pendulum leaning by 0.05 rad; the segway first moves back
 under the pendulum, then drives to ``x_target`` = 2 m and stops upright.
 
-Run:  python examples/segway.py [OUT_DIR] [--t-end 10] [--csv FILE]
+Run:  python examples/segway.py [OUT_DIR] [--t-end 10] [--csv FILE] [--grade-deg 0]
 Prints a summary, saves ``segway.png`` (a plot) and ``segway.gif`` (an animation made with
 ``acausal.components.planar.animation``) in OUT_DIR (default: the current directory).
 ``--csv`` writes the columns ``t,x,v,pitch,pitch_rate,torque,v_slip_long`` every 10 ms.
+``--grade-deg 5`` puts the segway on a road rising by 5 degrees towards +x (the wheel joint's
+``grade``; ``x`` is then measured along the road) and prints the torque that holds it,
+``(m_w + m_b) g sin(grade) R``, against the final torque of the run.
 """
 
 from __future__ import annotations
@@ -85,6 +88,19 @@ def _fixed(value: float) -> Variable:
     return Variable(start=value, fixed=True)
 
 
+def wheel_joint(grade: float = 0.0) -> OneDOFSlippingWheelJoint:
+    """The wheel's contact, at rest at x = 0, on a road rising by ``grade`` [rad]."""
+    return OneDOFSlippingWheelJoint(**CONTACT, grade=grade, x=_fixed(0.0), v=_fixed(0.0),
+                                    phi_roll=_fixed(0.0), w_roll=_fixed(0.0))
+
+
+def holding_torque(grade: float) -> float:
+    """The motor torque that holds the segway still on a road rising by ``grade``: the road
+    holds all the weight's pull along it, and the motor's reaction on the wheel balances the
+    moment of that friction about the axle."""
+    return (M_W + M_B) * G * np.sin(grade) * R
+
+
 class Segway(Component):
     """Wheel + pendulum on a revolute at the axle, balanced by a state-feedback controller."""
 
@@ -95,8 +111,7 @@ class Segway(Component):
     x_target = Parameter(X_TARGET, unit="m", description="target position of the axle")
 
     wheel_body = Body(m=M_W, I=I_W, g=[0.0, -G])
-    wheel = OneDOFSlippingWheelJoint(**CONTACT, x=_fixed(0.0), v=_fixed(0.0),
-                                     phi_roll=_fixed(0.0), w_roll=_fixed(0.0))
+    wheel = wheel_joint()
     spoke = FixedTranslation(r=[0.7 * R, 0.0])  # massless mark on the wheel (for the animation)
     revolute = Revolute(use_axis_flange=True, phi=_fixed(PITCH0), w=_fixed(0.0))
     rod = FixedTranslation(r=[0.0, L])
@@ -119,9 +134,14 @@ class Segway(Component):
                 connect(self.motor.flange, self.revolute.flange_a)]
 
 
-def simulate(t_end: float = 10.0):
+def simulate(t_end: float = 10.0, grade: float = 0.0):
     k = place_gains()
-    model = Segway(k_x=k[0], k_theta=k[1], k_v=k[2], k_w=k[3])
+    gains = {"k_x": k[0], "k_theta": k[1], "k_v": k[2], "k_w": k[3]}
+    if grade:  # the wheel on the road, the target's mark on it
+        model = Segway(**gains, wheel=wheel_joint(grade),
+                       target=Fixed(r=[X_TARGET * np.cos(grade), X_TARGET * np.sin(grade)]))
+    else:
+        model = Segway(**gains)
     system = compile(model)
     sol = system.simulate(t_end, dt=0.01, rtol=1e-8, atol=1e-10)
     return model, system, sol, k
@@ -139,11 +159,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--t-end", type=float, default=10.0, help="end time [s] (default 10)")
     parser.add_argument("--csv", type=Path, help="write t,x,v,pitch,pitch_rate,torque,"
                         "v_slip_long here")
+    parser.add_argument("--grade-deg", type=float, default=0.0,
+                        help="road rising by this angle towards +x [deg] (default 0: level)")
     args = parser.parse_args(argv)
     out_dir = args.out_dir
     out_dir.mkdir(parents=True, exist_ok=True)
+    grade = np.radians(args.grade_deg)
 
-    model, system, sol, k = simulate(args.t_end)
+    model, system, sol, k = simulate(args.t_end, grade)
     data = columns(sol)
     print(system.summary())
     print("\ngains: k_x = %.4g, k_theta = %.4g, k_v = %.4g, k_w = %.4g (poles %s)"
@@ -154,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"final pitch = {pitch[-1]:.2e} rad, final speed = {data['v'][-1]:.2e} m/s")
     print(f"max |torque| = {np.max(np.abs(data['torque'])):.2f} N m, "
           f"max |slip| = {np.max(np.abs(data['v_slip_long'])):.4f} m/s")
+    if grade:
+        print(f"on a {args.grade_deg:g}-degree road: final torque {data['torque'][-1]:.4f} N m, "
+              f"holding torque (m_w + m_b) g sin(grade) R = {holding_torque(grade):.4f} N m")
     if args.csv:
         sol.to_csv(args.csv, {c: data[c] for c in COLUMNS}, units=False, fmt="%.10g")
         print(f"CSV written to {args.csv}")
@@ -183,16 +209,19 @@ def main(argv: list[str] | None = None) -> int:
     fig.savefig(png, dpi=100)
     print(f"plot saved to {png}")
 
-    from acausal.components.planar.animation import Joint, Point, Rod, animate
+    from acausal.components.planar.animation import Joint, Point, Road, Rod, animate
 
-    drawing = [model.target,                                          # ground mark
+    drawing = [Road(grade)] if grade else []
+    drawing += [model.target,                                         # ground mark
                Rod("rod.frame_a", "rod.frame_b", width=5.0, color="tab:blue"),
                Point("wheel_body.frame_a", size=38.0, color="silver"),    # tyre
                Point("spoke.frame_b", size=6.0, color="black"),           # rim mark (spin)
                Joint("revolute.frame_a"),
                Point("body.frame_a", size=14.0, color="tab:red", label="body")]
+    rise = [np.tan(grade) * x for x in (-1.0, 3.0)]  # the road's height at the picture's ends
     gif = animate(sol, drawing, out_dir / "segway.gif", fps=10, t_stride=10,
-                  ax_limits=((-1.0, 3.0), (-0.2, 1.2)), title="segway", figsize=(7.0, 3.0))
+                  ax_limits=((-1.0, 3.0), (-0.2 + min(0.0, *rise), 1.2 + max(0.0, *rise))),
+                  title="segway", figsize=(7.0, 3.0))
     print(f"animation saved to {gif}")
     return 0
 

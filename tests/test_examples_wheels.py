@@ -86,3 +86,20 @@ def test_segway(tmp_path):
     pytest.importorskip("matplotlib")
     assert (out_dir / "segway.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (out_dir / "segway.gif").read_bytes()[:6] in (b"GIF87a", b"GIF89a")
+
+
+def test_segway_on_a_slope(tmp_path):
+    """``--grade-deg 5``: the segway drives up a 5-degree road and stands still there, held by
+    the torque (m_w + m_b) g sin(5 deg) R (examples/segway.py's masses, g = 9.81, R = 0.2 m);
+    the run ends within 1e-4 of it (the controller's poles decay to 1e-9 in 10 s, the steady
+    slip law settles too)."""
+    out_dir = tmp_path / "out"
+    out = _run(tmp_path, "segway.py", out_dir, "--csv", "slope.csv", "--grade-deg", "5",
+               "--t-end", "10")
+    holding = (2.0 + 20.0) * 9.81 * np.sin(np.radians(5.0)) * 0.2
+    assert f"holding torque (m_w + m_b) g sin(grade) R = {holding:.4f} N m" in out
+    _, col = _read_csv(tmp_path / "slope.csv")
+    assert col["torque"][-1] == pytest.approx(holding, rel=1e-4)
+    assert abs(col["v"][-1]) < 1e-4 and col["x"][-1] > 1.5  # up the road, at rest
+    # it leans up the road (towards +x): sin(pitch) = -tau/(m_b g L)
+    assert np.sin(col["pitch"][-1]) == pytest.approx(-holding / (20.0 * 9.81 * 0.6), rel=1e-3)

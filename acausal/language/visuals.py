@@ -24,7 +24,20 @@ frame) and extends ``length`` along ``length_direction``, ``width`` along ``widt
 * ``gravity``: an arrow along the direction of gravity (the World's): the viewer also draws the
   ground perpendicular to it and turns the camera so that it points down;
 * ``axes``: the frame's x (red), y (green) and z (blue) axes, each ``length`` long;
-* ``line``: a thin line (a rope, a rod drawn as a line).
+* ``line``: a thin line (a rope, a rod drawn as a line);
+* ``road``: the ground a wheel rolls on, normally in the world frame (``frame=None``): the plane
+  (in a planar model, the line) through ``r_shape`` along ``length_direction``, with
+  ``width_direction`` its upward normal. The viewer draws it as a strip as long as the motion
+  along it (plus a margin of the larger of L and a quarter of the motion's size at each end),
+  ``height`` thick below the surface (default L/10) and ``width`` wide across it (default: the
+  motion's extent across plus the margins; in a planar model, just behind the plane z = 0, so
+  that nothing in the plane hides behind it). ``length`` is not used.
+
+A shape can turn in its frame by an angle of the component: ``spin="phi_roll"`` (a scalar
+variable of the component, in rad) turns it about the axis through the frame's origin along
+``spin_axis`` (in the frame) by that variable's value at each output point. This is how a
+wheel whose frame does not turn with it (a vehicle's wheel, whose frame follows the vehicle and
+whose roll angle is a variable of the joint) shows its rolling: its rim mark spins.
 
 With ``frame_b`` (a second connector of the component) the shape spans the two frames' origins:
 its length and direction follow the motion (a line force's spring or damper, a rod between two
@@ -62,7 +75,7 @@ from .model import Connector
 __all__ = ["KINDS", "Visual", "check_visual"]
 
 #: The shape kinds the viewer draws.
-KINDS = ("box", "cylinder", "sphere", "spring", "arrow", "gravity", "axes", "line")
+KINDS = ("box", "cylinder", "sphere", "spring", "arrow", "gravity", "axes", "line", "road")
 
 
 @dataclass(frozen=True)
@@ -83,6 +96,8 @@ class Visual:
     extra: float | None = None  # the spring's number of windings
     trail: bool = False  # a body's shape: its centre leaves a trail (view(trails=True))
     component: str = ""  # the path of the component that declared it (set by the compiler)
+    spin: str | None = None  # a variable of the component: the shape turns by it [rad] ...
+    spin_axis: tuple[float, float, float] = (0.0, 0.0, 1.0)  # ... about this axis (in frame)
 
     def as_dict(self) -> dict[str, Any]:
         """The shape as plain data (what the viewer page receives)."""
@@ -90,7 +105,8 @@ class Visual:
                 "r_shape": list(self.r_shape), "length_direction": list(self.length_direction),
                 "width_direction": list(self.width_direction), "length": self.length,
                 "width": self.width, "height": self.height, "color": self.color,
-                "extra": self.extra, "trail": self.trail, "component": self.component}
+                "extra": self.extra, "trail": self.trail, "component": self.component,
+                "spin": self.spin, "spin_axis": list(self.spin_axis)}
 
 
 def _placeable(connector: Any) -> bool:
@@ -111,6 +127,20 @@ def _vector(value: Any, what: str, where: str) -> tuple[float, float, float]:
         raise ModelDefinitionError(f"{where}: {what} = {value!r} is not a vector of 2 or 3 "
                                    "finite numbers.")
     return numbers[0], numbers[1], numbers[2]
+
+
+def _spin_variable(name: Any, component: Any, where: str) -> str:
+    """The full name (``wheel.phi_roll``) of the scalar variable ``name`` of ``component`` that
+    turns a shape (``Visual.spin``); a ModelDefinitionError naming it otherwise."""
+    from .declarations import Parameter, Variable
+
+    decl = type(component).declarations().get(name) if isinstance(name, str) else None
+    if not isinstance(decl, Variable) or isinstance(decl, Parameter) \
+            or getattr(decl, "shape", None) not in (None, ()):
+        raise ModelDefinitionError(f"{where}: Visual spin={name!r} is not a scalar variable of "
+                                   "the component: give the name of the angle [rad] that turns "
+                                   "the shape (e.g. 'phi_roll').")
+    return f"{component.path}.{name}" if component.path else name
 
 
 def check_visual(shape: Any, component: Any, where: str) -> Visual:
@@ -157,8 +187,9 @@ def check_visual(shape: Any, component: Any, where: str) -> Visual:
             raise ModelDefinitionError(f"{where}: Visual {field_name}={value!r} must be a "
                                        "finite number >= 0 (or None for the viewer's default).")
         sizes[field_name] = number
+    spin = None if shape.spin is None else _spin_variable(shape.spin, component, where)
     directions = {}
-    for field_name in ("length_direction", "width_direction"):
+    for field_name in ("length_direction", "width_direction", "spin_axis"):
         directions[field_name] = _vector(getattr(shape, field_name), field_name, where)
         if not any(directions[field_name]):
             raise ModelDefinitionError(f"{where}: Visual {field_name} is the zero vector; give "
@@ -166,5 +197,5 @@ def check_visual(shape: Any, component: Any, where: str) -> Visual:
     return replace(shape, frame=frames[0], frame_b=frames[1],
                    r_shape=_vector(shape.r_shape, "r_shape", where), **directions,
                    color=None if shape.color is None else str(shape.color),
-                   trail=bool(shape.trail),
+                   trail=bool(shape.trail), spin=spin,
                    component=component.path, **sizes)

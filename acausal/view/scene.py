@@ -85,6 +85,22 @@ def _frame_samples(sol, path: str | None) -> tuple[np.ndarray, np.ndarray, bool 
                        "frame): a Visual must be placed by a frame connector.")
 
 
+def _multiply(q: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """The quaternion products ``q r`` (n, 4; x, y, z, w): first ``r``'s turn, then ``q``'s."""
+    qv, qw, rv, rw = q[:, :3], q[:, 3:4], r[:, :3], r[:, 3:4]
+    return np.concatenate([qw * rv + rw * qv + np.cross(qv, rv),
+                           qw * rw - np.sum(qv * rv, axis=1, keepdims=True)], axis=1)
+
+
+def _spun(q: np.ndarray, axis, angle: np.ndarray) -> np.ndarray:
+    """The orientations ``q`` turned further, in their own frame, by ``angle`` about ``axis``
+    (a shape's ``spin``)."""
+    e = np.asarray(axis, dtype=float)
+    e = e / np.linalg.norm(e)
+    half = np.asarray(angle, dtype=float).reshape(-1, 1) / 2
+    return _multiply(q, np.concatenate([np.sin(half) * e, np.cos(half)], axis=1))
+
+
 def _shape_centre(shape) -> np.ndarray:
     """Where a solid shape's centre is in its frame (see acausal.language.visuals): a solid of
     default length is centred on r_shape, one of given length starts there."""
@@ -141,9 +157,14 @@ def build_scene(sol, *, trails: Any = None, plots: Any = None,
     seen: dict[tuple[bytes, bytes], int] = {}
     frame_names: list[list[str]] = []
 
-    def index_of(path: str | None) -> int:
-        if path not in frame_index:
+    def index_of(path: str | None, spin: tuple[str, Any] | None = None) -> int:
+        """The index of the frame ``path`` (turned further by a shape's ``spin``: the name of
+        its angle and the axis) among the stored frames."""
+        key_name = path if spin is None else f"{'world' if path is None else path}@{spin[0]}"
+        if key_name not in frame_index:
             r, q, flat = _frame_samples(sol, path)
+            if spin is not None:
+                q = _spun(q, spin[1], sol[spin[0]])
             key = (r.tobytes(), q.astype(np.float32).tobytes())
             if key not in seen:  # the same motion (connected frames): stored once
                 seen[key] = len(origins)
@@ -151,14 +172,15 @@ def build_scene(sol, *, trails: Any = None, plots: Any = None,
                 rotations.append(q)
                 planar.append(flat)
                 frame_names.append([])
-            frame_index[path] = seen[key]
-            frame_names[seen[key]].append("world" if path is None else path)
-        return frame_index[path]
+            frame_index[key_name] = seen[key]
+            frame_names[seen[key]].append("world" if key_name is None else key_name)
+        return frame_index[key_name]
 
     shapes_data = []
     for shape in visuals:
         item = shape.as_dict()
-        item["frame"] = index_of(shape.frame)
+        item["frame"] = index_of(shape.frame, None if shape.spin is None
+                                 else (shape.spin, shape.spin_axis))
         item["frame_b"] = None if shape.frame_b is None else index_of(shape.frame_b)
         shapes_data.append(item)
 

@@ -26,6 +26,7 @@ BODY, ROD, JOINT, SPRING = "#0080ff", "#9b9b9b", "#ff0000", "#0000ff"
 GRAVITY = "#00e600"  # World.gravityArrowColor
 DAMPER = "#646464"  # Forces.Damper color_a
 WHEEL = "#1e1e1e"  # Parts.RollingWheel color
+MARK, ROAD = "#ffc800", "#8c939c"  # a wheel's rim mark (turns with it), its road
 WIDTH_FRACTION = 20  # world.defaultWidthFraction
 
 
@@ -144,11 +145,26 @@ def point_mass(part) -> list[Visual]:
 
 def rolling_wheel(part) -> list[Visual]:
     """``Parts.RollingWheel``: a dark disc about frame_a's y axis, 2 x 0.035 m wide
-    (MultiBody's ``width`` default; its ``pipe`` drawn as a full disc)."""
+    (MultiBody's ``width`` default; its ``pipe`` drawn as a full disc), and a yellow rim mark on
+    frame_a's x axis standing out of both faces, which turns with the wheel so that its rolling
+    shows (MultiBody draws none)."""
     d = 2 * float(part.parameter_values()["radius"])
     return [Visual("cylinder", "frame_a", r_shape=(0.0, -0.035, 0.0),
                    length_direction=(0.0, 1.0, 0.0), width_direction=(1.0, 0.0, 0.0),
-                   length=0.07, width=d, height=d, color=WHEEL, trail=True)]
+                   length=0.07, width=d, height=d, color=WHEEL, trail=True),
+            Visual("box", "frame_a", r_shape=(0.3 * d, 0.0, 0.0),
+                   length_direction=(1.0, 0.0, 0.0), width_direction=(0.0, 1.0, 0.0),
+                   length=0.18 * d, width=0.1, height=d / 6, color=MARK)]
+
+
+def rolling_wheel_road(joint) -> list[Visual]:
+    """``Joints.RollingWheel``: the road it rolls on, a grey strip of the plane through the
+    origin with the upward normal ``(-sin grade, 0, cos grade)`` (the ground z = 0 on a level
+    road), as long and wide as the motion (MultiBody draws none)."""
+    grade = float(joint.parameter_values()["grade"])
+    c, s = float(np.cos(grade)), float(np.sin(grade))
+    return [Visual("road", None, length_direction=(c, 0.0, s), width_direction=(-s, 0.0, c),
+                   color=ROAD)]
 
 
 def world(part) -> list[Visual]:

@@ -14,14 +14,16 @@ What to draw (the ``drawing`` list) may hold
 * **component objects** of the compiled model instance (``model.body``): ``Body`` -> a dot,
   ``FixedTranslation`` / ``BodyShape`` -> a rod from frame_a to frame_b, ``Revolute`` -> a joint
   circle, ``Prismatic`` -> a slider line plus a block, ``Fixed`` -> a ground symbol, planar
-  ``Spring`` / ``Damper`` / ``SpringDamper`` -> a zig-zag; any other component with
-  ``frame_a`` and ``frame_b`` -> a line;
+  ``Spring`` / ``Damper`` / ``SpringDamper`` -> a zig-zag, a wheel joint of
+  :mod:`.wheels` (``IdealRolling``, ``OneDOFSlippingWheelJoint``, ...) -> a tyre dot and its
+  road (:class:`Road`, along the joint's ``grade``); any other component with ``frame_a`` and
+  ``frame_b`` -> a line;
 * **names**: a frame connector (``"body.frame_a"``) or a component that has frames (``"body"``,
   ``"pistonRod"``) -> drawn as the component object would be (a component with frame_a and
   frame_b becomes a rod, with one frame a dot); a pair of names ``("a.frame_b", "b.frame_a")``
   -> a rod between the two frames;
 * **explicit shapes**: :class:`Point`, :class:`Rod`, :class:`Joint`, :class:`Ground`,
-  :class:`Box`, :class:`Spring` with styling options.
+  :class:`Box`, :class:`Spring`, :class:`Road` with styling options.
 
 Frames are read from the solution as ``<frame>.x``, ``<frame>.y`` and ``<frame>.phi`` (every
 connector variable is available in a :class:`acausal.Solution`). The figure is built on the Agg
@@ -50,8 +52,8 @@ import numpy as np
 from acausal import Component
 from acausal.errors import AcausalError
 
-__all__ = ["Box", "Ground", "Joint", "Point", "Rod", "Spring", "animate", "draw", "frame_points",
-           "shapes_of"]
+__all__ = ["Box", "Ground", "Joint", "Point", "Road", "Rod", "Spring", "animate", "draw",
+           "frame_points", "shapes_of"]
 
 
 # -- explicit shapes ----------------------------------------------------------------------------
@@ -119,7 +121,18 @@ class Spring:
     color: str = "tab:gray"
 
 
-Shape = Point | Rod | Joint | Ground | Box | Spring
+@dataclass
+class Road:
+    """The road of a wheel: the line through the origin at the angle ``grade`` [rad] to the x
+    axis (rising towards +x for ``grade > 0``; the wheel joints' ``grade``), across the whole
+    picture. It does not move."""
+
+    grade: float = 0.0
+    width: float = 3.0
+    color: str = "dimgray"
+
+
+Shape = Point | Rod | Joint | Ground | Box | Spring | Road
 
 
 # -- resolving the drawing list -----------------------------------------------------------------
@@ -144,9 +157,12 @@ def _join(prefix: str, name: str) -> str:
 
 
 def _shapes_of_component(obj, solution) -> list[Shape]:
-    from . import forces, joints, parts
+    from . import forces, joints, parts, wheels
 
     path = _component_path(obj)
+    if isinstance(obj, wheels._OnRoad):  # a wheel rolling on a road
+        return [Road(float(obj.parameter_values()["grade"])),
+                Point(_join(path, "frame_a"), size=22.0, color="silver", label=path)]
     if isinstance(obj, parts.Fixed):
         return [Ground(_join(path, "frame"))]
     if isinstance(obj, parts.Body):
@@ -201,6 +217,8 @@ def shapes_of(solution, drawing: Iterable[Any]) -> list[Shape]:
 def _frames_of(shape: Shape) -> list[str]:
     if isinstance(shape, (Rod, Spring)):
         return [shape.a, shape.b]
+    if isinstance(shape, Road):
+        return []
     return [shape.frame]
 
 
@@ -273,6 +291,10 @@ class _Scene:
                 (art,) = ax.plot([], [], "^", ms=shape.size, color=shape.color, zorder=1)
             elif isinstance(shape, Box):
                 (art,) = ax.fill([], [], color=color, alpha=0.8, label=label, zorder=3)
+            elif isinstance(shape, Road):  # drawn once: it does not move
+                ax.axline((0.0, 0.0), (np.cos(shape.grade), np.sin(shape.grade)),
+                          lw=shape.width, color=shape.color, zorder=1)
+                art = None
             self.artists.append(art)
         self.time_text = ax.text(0.02, 0.96, "", transform=ax.transAxes, va="top")
 
@@ -307,17 +329,20 @@ class _Scene:
         """The artists :meth:`update` changes."""
         out = [self.time_text]
         for art in self.artists:
-            out.extend(art if isinstance(art, tuple) else (art,))
+            if art is not None:  # a road: drawn once
+                out.extend(art if isinstance(art, tuple) else (art,))
         return out
 
     def limits(self, margin: float = 0.15):
-        xs, ys = [], []
+        xs, ys = [np.zeros(0)], [np.zeros(0)]
         for shape in self.shapes:
             for frame in _frames_of(shape):
                 x, y, _ = self.frames(frame)
                 xs.append(x)
                 ys.append(y)
         x, y = np.concatenate(xs), np.concatenate(ys)
+        if x.size == 0:  # nothing that moves (a road alone)
+            return (-1.0, 1.0), (-1.0, 1.0)
         span = max(float(np.ptp(x)), float(np.ptp(y)), 0.5)
         pad = margin * span + 0.1
         return (float(x.min()) - pad, float(x.max()) + pad), (float(y.min()) - pad,

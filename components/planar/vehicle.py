@@ -38,6 +38,14 @@ optional heat port (``useHeatPort``) are not modelled; the dissipated power is t
 ``lossPower``. The Modelica ``stateSelect`` parameter maps to ``state_priority`` of the variables
 (override e.g. ``IdealWheelJoint(w_roll=Variable(state_priority=10))``).
 
+**Roads with a grade.** These wheels roll on the model's plane seen from above: the plane *is*
+the road, so a grade is not a geometry here but the weight's pull along the road. For a road
+rising by the angle ``a`` towards the in-plane direction ``u`` (a unit vector), give the World
+(or each body, ``g=...``) the in-plane part of gravity, ``World(g=9.80665*sin(a), n=-u)``, and
+each wheel its share of the normal load ``m*9.80665*cos(a)`` in ``N`` (and in
+``SlipBasedWheelJoint``'s ``dynamicLoad``). The side-view wheels of :mod:`.wheels` have a
+``grade`` parameter instead (their plane is vertical and holds the road as a line).
+
 **Regular at rest.** All friction formulations are written so that the residuals *and their
 Jacobians* are finite at exactly zero speed and zero spin: the slip magnitude uses
 :func:`_norm` (``sqrt`` guarded by a ``Piecewise`` whose derivative at the origin is 0 instead of

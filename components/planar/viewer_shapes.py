@@ -24,6 +24,7 @@ from acausal import Visual
 
 BODY, POINT, ROD, JOINT = "#0080ff", "#3f3fff", "#9b9b9b", "#ff0000"
 SPRING, GRAVITY, RIM, TYRE = "#0000ff", "#00b400", "#c3c3c3", "#3f3f3f"
+MARK, ROAD = "#ffc800", "#8c939c"  # a wheel's rim mark (turns with it), its road
 DAMPER, DAMPER_OF_SPRING = "#007fff", "#646464"  # Damper, SpringDamper color_a
 Z = (0.0, 0.0, 1.0)
 
@@ -99,16 +100,32 @@ def spring_damper(force) -> list[Visual]:
                                    color=DAMPER_OF_SPRING)]
 
 
+def road(grade: float) -> Visual:
+    """The road of a wheel: the line through the origin at the angle ``grade`` to the x axis,
+    drawn as a grey strip below it, as long as the motion (the viewer's ``road`` kind)."""
+    c, s = math.cos(float(grade)), math.sin(float(grade))
+    return Visual("road", None, length_direction=(c, s), width_direction=(-s, c), color=ROAD)
+
+
 def rolling_wheel(joint, radius: float) -> list[Visual]:
     """A wheel rolling in the plane (frame_a turns with it): a red disc about z, as wide as the
-    wheel, with two grey spokes that show its rotation (PlanarMechanics ``IdealRolling``)."""
+    wheel and 1/10 of that thick, with two grey spokes and a yellow rim mark on frame_a's x axis
+    standing out of both faces, so that its rotation shows (PlanarMechanics ``IdealRolling``
+    draws the disc and the spokes); and the road it rolls on (its ``grade``)."""
     d = 2 * float(radius)
-    return [Visual("cylinder", "frame_a", length_direction=Z, width_direction=(1.0, 0.0),
-                   width=d, height=d, color=JOINT),
-            Visual("cylinder", "frame_a", r_shape=(-d / 2, 0.0), length_direction=(1.0, 0.0),
-                   width_direction=Z, length=d, color=RIM),
-            Visual("cylinder", "frame_a", r_shape=(0.0, -d / 2), length_direction=(0.0, 1.0),
-                   width_direction=Z, length=d, color=RIM)]
+    t = d / 10  # the disc's thickness; the spokes and the mark stand out of it
+    return [Visual("cylinder", "frame_a", r_shape=(0.0, 0.0, -t / 2), length_direction=Z,
+                   width_direction=(1.0, 0.0), length=t, width=d, height=d, color=JOINT),
+            Visual("box", "frame_a", r_shape=(-d / 2, 0.0), length_direction=(1.0, 0.0),
+                   width_direction=(0.0, 1.0), length=d, width=d / 16, height=1.4 * t,
+                   color=RIM),
+            Visual("box", "frame_a", r_shape=(0.0, -d / 2), length_direction=(0.0, 1.0),
+                   width_direction=(-1.0, 0.0), length=d, width=d / 16, height=1.4 * t,
+                   color=RIM),
+            Visual("box", "frame_a", r_shape=(0.3 * d, 0.0), length_direction=(1.0, 0.0),
+                   width_direction=(0.0, 1.0), length=0.18 * d, width=d / 6, height=1.6 * t,
+                   color=MARK),
+            road(joint.parameter_values()["grade"])]
 
 
 def rolling_wheel_R(joint) -> list[Visual]:  # noqa: N802 - PlanarMechanics' parameter name R
@@ -123,14 +140,22 @@ def rolling_wheel_radius(joint) -> list[Visual]:
 
 def vehicle_wheel(joint) -> list[Visual]:
     """A vehicle's wheel seen from above (the plane is the ground): a dark disc standing
-    across its driving direction ``r``, as wide as the wheel (PlanarMechanics
-    ``IdealWheelJoint``)."""
+    across its driving direction ``r``, as wide as the wheel and a quarter of that thick
+    (PlanarMechanics ``IdealWheelJoint``), and a yellow rim mark that the roll angle
+    ``phi_roll`` turns about the wheel's axis (``spin``: the frame follows the vehicle, not the
+    wheel's rolling), standing out of both faces."""
     values = joint.parameter_values()
     ex, ey = (float(c) for c in values["r"])
     size = math.hypot(ex, ey) or 1.0
+    axis = (-ey / size, ex / size, 0.0)  # z x e: a positive roll angle rolls forward along e
     d = 2 * float(values["radius"])
-    return [Visual("cylinder", "frame_a", length_direction=(-ey / size, ex / size),
-                   width_direction=Z, width=d, height=d, color=TYRE)]
+    t = d / 4
+    return [Visual("cylinder", "frame_a", r_shape=tuple(-c * t / 2 for c in axis),
+                   length_direction=axis, width_direction=Z, length=t, width=d, height=d,
+                   color=TYRE),
+            Visual("box", "frame_a", r_shape=(0.0, 0.0, 0.3 * d), length_direction=Z,
+                   width_direction=axis, length=0.18 * d, width=1.3 * t, height=d / 6,
+                   color=MARK, spin="phi_roll", spin_axis=axis)]
 
 
 def world(part) -> list[Visual]:

@@ -168,11 +168,16 @@ def test_composite_joints_draw_as_multibody_does():
     assert [(s.kind, s.frame, s.frame_b) for s in cylindrical["cylindrical"]] == [
         ("cylinder", "cylindrical.frame_a", "cylindrical.frame_b")]
     assert not any(key.startswith("cylindrical.") for key in cylindrical)
-    # Parts.RollingWheel: a disc about the wheel axis y, not the sphere of its body
+    # Parts.RollingWheel: a disc about the wheel axis y with a rim mark across it, not the
+    # sphere of its body; its joint draws the road (the ground z = 0)
     wheel = by_component(compile(examples.RollingWheel()))
-    (disc,) = wheel["wheel1"]
+    disc, mark = wheel["wheel1"]
     assert disc.length_direction == (0.0, 1.0, 0.0) and disc.width == pytest.approx(0.6)
+    assert mark.frame == disc.frame and mark.width > disc.length  # stands out of both faces
     assert "wheel1.body" not in wheel
+    (ground,) = wheel["wheel1.rollingWheel"]
+    assert ground.kind == "road" and ground.frame is None
+    assert ground.width_direction == approx((0.0, 0.0, 1.0))
 
 
 # ------------------------------------------------------------------------------------------
@@ -247,14 +252,21 @@ def test_planar_spring_damper():
 
 def test_planar_wheels_are_discs():
     rolling = by_component(_shapes_of(pl.IdealRolling(R=0.25)))
-    disc, spoke_x, spoke_y = rolling[""]
+    disc, spoke_x, spoke_y, mark, ground = rolling[""]
     assert disc.length_direction == (0.0, 0.0, 1.0) and disc.width == pytest.approx(0.5)
     assert spoke_x.r_shape == approx((-0.25, 0.0, 0.0)) and spoke_x.length == 0.5
     assert spoke_y.length_direction == (0.0, 1.0, 0.0)
+    # the spokes and the rim mark stand out of the disc's faces (else the disc hides them)
+    assert min(spoke_x.height, mark.height) > disc.length
+    assert ground.kind == "road" and ground.length_direction == (1.0, 0.0, 0.0)
     # a vehicle's wheel (the plane is the ground) stands across its driving direction
-    (tyre,) = by_component(_shapes_of(pl.IdealWheelJoint(radius=0.3, r=[0.0, 2.0])))[""]
+    tyre, mark = by_component(_shapes_of(pl.IdealWheelJoint(radius=0.3, r=[0.0, 2.0])))[""]
     assert tyre.length_direction == approx((-1.0, 0.0, 0.0)) and tyre.width == 0.6
-    assert tyre.length is None  # centred on the wheel's frame, default width
+    # centred on the wheel's frame: from -thickness/2 along the axis
+    assert tyre.r_shape == approx((tyre.length / 2, 0.0, 0.0))
+    # the rim mark turns with the roll angle about the wheel's axis, out of both faces
+    assert mark.spin == "phi_roll" and mark.spin_axis == approx((-1.0, 0.0, 0.0))
+    assert mark.width > tyre.length
 
 
 # ------------------------------------------------------------------------------------------

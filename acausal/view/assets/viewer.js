@@ -127,6 +127,55 @@ function acausalStart(THREE, OrbitControls, meta, arrays) {
     return new THREE.Line(line, new THREE.LineBasicMaterial({ color: color }));
   }
 
+  // A road (the ground a wheel rolls on): a strip through r_shape along length_direction, with
+  // width_direction its upward normal, as long as the motion along it plus a margin on each
+  // side, ``height`` thick below the surface; across it ``width`` wide (default: the motion's
+  // extent across plus the margins); in a planar model behind the plane z = 0 (so that nothing
+  // in the plane hides behind it) and in front of the grid. Laid out with the road's frame
+  // where it is at the start.
+  function road(s) {
+    const axes = axesOf(vec(s.length_direction), vec(s.width_direction));
+    const q0 = new THREE.Quaternion(Q[4 * s.frame], Q[4 * s.frame + 1], Q[4 * s.frame + 2],
+                                    Q[4 * s.frame + 3]).normalize();
+    const inWorld = axes.clone().premultiply(q0);
+    const along = X.clone().applyQuaternion(inWorld);
+    const across = new THREE.Vector3(0, 0, 1).applyQuaternion(inWorld);
+    const origin = vec(s.r_shape).applyQuaternion(q0)
+      .add(new THREE.Vector3(O[3 * s.frame], O[3 * s.frame + 1], O[3 * s.frame + 2]));
+    let lo = Infinity, hi = -Infinity, loC = Infinity, hiC = -Infinity;
+    const p = new THREE.Vector3();
+    for (let i = 0; i < n * F; i++) {
+      p.set(O[3 * i], O[3 * i + 1], O[3 * i + 2]).sub(origin);
+      const a = p.dot(along), c = p.dot(across);
+      if (a < lo) lo = a;
+      if (a > hi) hi = a;
+      if (c < loC) loC = c;
+      if (c > hiC) hiC = c;
+    }
+    const margin = Math.max(L, extent / 4);
+    const thick = s.height === null ? L / 10 : s.height;
+    let c0, c1;
+    if (meta.planar) {  // just behind the plane z = 0, in front of the grid (z = -extent/100)
+      c1 = -L / 200;
+      c0 = s.width === null ? -0.009 * extent : c1 - s.width;
+    } else if (s.width === null) {
+      c0 = loC - margin;
+      c1 = hiC + margin;
+    } else {
+      c0 = -s.width / 2;
+      c1 = s.width / 2;
+    }
+    const len = hi - lo + 2 * margin;
+    const box = new THREE.BoxGeometry(len, thick, c1 - c0)
+      .translate(lo - margin + len / 2, -thick / 2, (c0 + c1) / 2);
+    const mesh = new THREE.Mesh(box, material(s.color || "#8c939c"));
+    mesh.quaternion.copy(axes);
+    mesh.position.copy(vec(s.r_shape));
+    mesh.name = "road:" + s.component;
+    mesh.userData.component = s.component;
+    return mesh;
+  }
+
   const frameGroups = [];
   for (let f = 0; f < F; f++) {
     const group = new THREE.Group();
@@ -140,6 +189,10 @@ function acausalStart(THREE, OrbitControls, meta, arrays) {
   const spanning = [];  // shapes between two frames, placed at every sample
   let gravity = null;
   for (const s of meta.shapes) {
+    if (s.kind === "road") {
+      frameGroups[s.frame].add(road(s));
+      continue;
+    }
     const color = s.color || COLORS[s.kind];
     const span = s.frame_b !== null && s.kind !== "sphere" && s.kind !== "axes";
     const given = s.length !== null;
