@@ -1,5 +1,6 @@
-"""Print the equations of the crank-rocker of ``examples/crank_rocker.py`` and its generalised
-friction force, and write them as LaTeX.
+"""Print the equations of the crank-rocker of ``examples/crank_rocker.py`` (``CrankRocker`` of
+``acausal.components.planar.examples``) and its generalised friction force, and write them as
+LaTeX.
 
 Run:  python examples/derive_crank_rocker.py [out.tex]     (default: crank_rocker_equations.tex)
 
@@ -23,9 +24,7 @@ from pathlib import Path
 import sympy as sp
 
 from acausal import compile
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from crank_rocker import CrankRocker  # noqa: E402
+from acausal.components.planar.examples import CrankRocker
 
 
 def generalised_friction_force():

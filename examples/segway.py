@@ -1,31 +1,18 @@
-"""A planar segway: a wheel on a slipping contact with a pendulum body balanced on its axle.
+"""A planar segway: a wheel on a slipping contact with a pendulum body balanced on its axle,
+driven to a target by state feedback.
 
-Model (all planar components; g = 9.81):
+Model: ``Segway`` of ``acausal.components.planar.examples`` (its docstring and the module's state
+the components, the data and the equations): wheel ``Body`` on a ``OneDOFSlippingWheelJoint``
+(radius R = 0.2 m), a pendulum (m_b = 20 kg, centre of mass L = 0.6 m above the axle) on a
+``Revolute`` at the axle, a motor torque between them, and the controller::
 
-* wheel: ``Body`` (m_w = 2 kg, I_w = 0.04 kg m^2) on a ``OneDOFSlippingWheelJoint`` (radius
-  R = 0.2 m; vAdhesion_min = 0.05, vSlide_min = 0.15, sAdhesion = 0.04, sSlide = 0.12,
-  mu_A = 0.8, mu_S = 0.4);
-* pendulum (rider + frame): a ``Revolute`` at the wheel axle -> ``FixedTranslation`` (0, L),
-  L = 0.6 m -> ``Body`` (m_b = 20 kg, I_b = 1.5 kg m^2 about its centre of mass). The pitch
-  ``theta`` is the pendulum's absolute angle (CCW positive, 0 = upright; theta > 0 leans
-  towards -x);
-* motor: a 1-D ``Torque`` on the revolute's flange; it applies ``+tau`` to the pendulum and
-  ``-tau`` to the wheel.
+    tau = -(k_x (x - x_target) + k_theta theta + k_v v + k_w theta')
 
-Controller (state feedback = PD on the pitch plus position/speed feedback)::
-
-    tau = k_theta*theta + k_w*theta' + k_x*(x - x_target) + k_v*v
-
-The gains place the poles of the model linearised about upright rolling (no slip)::
-
-    M q'' = K q + B tau,   q = (x, theta)
-    M = [[m_w + I_w/R^2 + m_b, -m_b L], [-m_b L, m_b L^2 + I_b]]
-    K = [[0, 0], [0, m_b g L]],   B = (1/R, 1)
-
-(Lagrange equations with the wheel angle -x/R; the motor does the work tau (theta' + x'/R)).
-The nonlinear simulation then uses the full model with the slipping contact. The wheel starts
-from exactly zero speed and spin, the pendulum leaning by 0.05 rad; the segway first moves back
-under the pendulum, then drives to ``x_target`` = 2 m and stops upright.
+The gains (``place_gains()`` there) place the poles of the model linearised about upright
+rolling (no slip) at -2, -2.5, -3, -3.5 1/s. The nonlinear simulation then uses the full model
+with the slipping contact. The wheel starts from exactly zero speed and spin, the pendulum
+leaning by 0.05 rad; the segway first moves back under the pendulum, then drives to
+``x_target`` = 2 m and stops upright.
 
 Run:  python examples/segway.py [OUT_DIR] [--t-end 10] [--csv FILE] [--grade-deg 0]
 Prints a summary, saves ``segway.png`` (a plot) and ``segway.gif`` (an animation made with
@@ -44,94 +31,18 @@ from pathlib import Path
 
 import numpy as np
 
-from acausal import Component, Eq, Parameter, Variable, compile, connect
-from acausal.components import rotational
-from acausal.components.planar.joints import Revolute
-from acausal.components.planar.parts import Body, Fixed, FixedTranslation
-from acausal.components.planar.wheels import OneDOFSlippingWheelJoint
-
-G = 9.81
-R, M_W, I_W = 0.2, 2.0, 0.04          # wheel
-L, M_B, I_B = 0.6, 20.0, 1.5          # pendulum (centre of mass at L above the axle)
-X_TARGET = 2.0
-PITCH0 = 0.05
-POLES = (-2.0, -2.5, -3.0, -3.5)
-CONTACT = {"vAdhesion_min": 0.05, "vSlide_min": 0.15, "sAdhesion": 0.04, "sSlide": 0.12,
-           "mu_A": 0.8, "mu_S": 0.4, "radius": R}
-COLUMNS = ("t", "x", "v", "pitch", "pitch_rate", "torque", "v_slip_long")
-
-
-def linear_model():
-    """(A, B) of the model linearised about upright rolling; state (x, theta, x', theta')."""
-    mass = np.array([[M_W + I_W / R**2 + M_B, -M_B * L], [-M_B * L, M_B * L**2 + I_B]])
-    stiffness = np.array([[0.0, 0.0], [0.0, M_B * G * L]])
-    inv = np.linalg.inv(mass)
-    a = np.zeros((4, 4))
-    a[:2, 2:] = np.eye(2)
-    a[2:, :2] = inv @ stiffness
-    b = np.zeros(4)
-    b[2:] = inv @ np.array([1.0 / R, 1.0])
-    return a, b
-
-
-def place_gains(poles=POLES) -> np.ndarray:
-    """Gains ``k`` of ``tau = -k . (x - x_target, theta, x', theta')`` that put the closed-loop
-    poles at ``poles`` (Ackermann's formula)."""
-    a, b = linear_model()
-    ctrb = np.column_stack([np.linalg.matrix_power(a, i) @ b for i in range(4)])
-    char = np.poly(poles)  # coefficients of prod(s - p)
-    p_of_a = sum(c * np.linalg.matrix_power(a, 4 - i) for i, c in enumerate(char))
-    return np.linalg.solve(ctrb.T, np.eye(4)[-1]) @ p_of_a
-
-
-def _fixed(value: float) -> Variable:
-    return Variable(start=value, fixed=True)
-
-
-def wheel_joint(grade: float = 0.0) -> OneDOFSlippingWheelJoint:
-    """The wheel's contact, at rest at x = 0, on a road rising by ``grade`` [rad]."""
-    return OneDOFSlippingWheelJoint(**CONTACT, grade=grade, x=_fixed(0.0), v=_fixed(0.0),
-                                    phi_roll=_fixed(0.0), w_roll=_fixed(0.0))
-
-
-def holding_torque(grade: float) -> float:
-    """The motor torque that holds the segway still on a road rising by ``grade``: the road
-    holds all the weight's pull along it, and the motor's reaction on the wheel balances the
-    moment of that friction about the axle."""
-    return (M_W + M_B) * G * np.sin(grade) * R
-
-
-class Segway(Component):
-    """Wheel + pendulum on a revolute at the axle, balanced by a state-feedback controller."""
-
-    k_x = Parameter(0.0, unit="N.m/m", description="position gain")
-    k_theta = Parameter(0.0, unit="N.m/rad", description="pitch gain (P)")
-    k_v = Parameter(0.0, unit="N.m.s/m", description="speed gain")
-    k_w = Parameter(0.0, unit="N.m.s/rad", description="pitch-rate gain (D)")
-    x_target = Parameter(X_TARGET, unit="m", description="target position of the axle")
-
-    wheel_body = Body(m=M_W, I=I_W, g=[0.0, -G])
-    wheel = wheel_joint()
-    spoke = FixedTranslation(r=[0.7 * R, 0.0])  # massless mark on the wheel (for the animation)
-    revolute = Revolute(use_axis_flange=True, phi=_fixed(PITCH0), w=_fixed(0.0))
-    rod = FixedTranslation(r=[0.0, L])
-    body = Body(m=M_B, I=I_B, g=[0.0, -G])
-    motor = rotational.Torque()
-    target = Fixed(r=[X_TARGET, 0.0])         # marks the target on the ground (no forces)
-
-    def equations(self):
-        theta, omega = self.body.phi, self.body.w
-        return [Eq(self.motor.tau, -(self.k_x * (self.wheel.x - self.x_target)
-                                     + self.k_theta * theta + self.k_v * self.wheel.v
-                                     + self.k_w * omega))]
-
-    def connections(self):
-        return [connect(self.wheel_body.frame_a, self.wheel.frame_a),
-                connect(self.wheel_body.frame_a, self.spoke.frame_a),
-                connect(self.wheel_body.frame_a, self.revolute.frame_a),
-                connect(self.revolute.frame_b, self.rod.frame_a),
-                connect(self.rod.frame_b, self.body.frame_a),
-                connect(self.motor.flange, self.revolute.flange_a)]
+from acausal import compile
+from acausal.components.planar.examples import (
+    COLUMNS,
+    POLES,
+    X_TARGET,
+    Segway,
+    columns,
+    holding_torque,
+    place_gains,
+    wheel_joint,
+)
+from acausal.components.planar.parts import Fixed
 
 
 def simulate(t_end: float = 10.0, grade: float = 0.0):
@@ -145,12 +56,6 @@ def simulate(t_end: float = 10.0, grade: float = 0.0):
     system = compile(model)
     sol = system.simulate(t_end, dt=0.01, rtol=1e-8, atol=1e-10)
     return model, system, sol, k
-
-
-def columns(sol) -> dict[str, np.ndarray]:
-    return {"t": sol.t, "x": sol["wheel.x"], "v": sol["wheel.v"], "pitch": sol["body.phi"],
-            "pitch_rate": sol["body.w"], "torque": sol["motor.tau"],
-            "v_slip_long": sol["wheel.v_slip_long"]}
 
 
 def main(argv: list[str] | None = None) -> int:

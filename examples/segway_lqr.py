@@ -3,7 +3,8 @@
 The plant is the segway of ``examples/segway.py`` (a wheel on a slipping contact,
 ``OneDOFSlippingWheelJoint`` with the ``limit_S_triple`` slip law, and a pendulum body on its
 axle) with the motor torque marked as an input (``rotational.Torque(tau=Input())``) and no
-controller. The steps, each one call:
+controller: ``OpenLoopSegway`` of ``acausal.components.planar.examples``. The steps, each one
+call:
 
 1. ``system.trim(fixed=...)``: the upright operating point (pitch 0, at x = 0, at rest; the
    torque that holds it is 0);
@@ -17,9 +18,10 @@ controller. The steps, each one call:
 4. the nonlinear segway (slip law and all) closed with ``tau = -K (x - x_op)`` and released
    from a 10-degree tilt, at rest: it must come back upright, near x = 0.
 
-The linearised model is checked against the hand-derived rolling model of
-``examples/segway.py`` (its unstable pole sqrt of the pendulum's gravity stiffness over the
-mass matrix), which the contact's slip law approximates when it adheres.
+The linearised model is checked against the hand-derived rolling model of the segway
+(``linear_model()`` of ``acausal.components.planar.examples``; its unstable pole sqrt of the
+pendulum's gravity stiffness over the mass matrix), which the contact's slip law approximates
+when it adheres.
 
 Run:  python examples/segway_lqr.py [OUT_DIR] [--t-end 8] [--tilt-deg 10] [--csv FILE]
 Prints the linear model's poles, the gains and the closed-loop poles, the response summary,
@@ -36,13 +38,16 @@ from pathlib import Path
 import numpy as np
 from scipy.linalg import solve_continuous_are
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from acausal import Eq, Parameter, compile
+from acausal.components import rotational
 
-# the plant of segway.py and its CSV columns
-from segway import COLUMNS, Segway, columns, linear_model  # noqa: E402
-
-from acausal import Eq, Input, Parameter, compile  # noqa: E402
-from acausal.components import rotational  # noqa: E402
+# the segway of segway.py without its controller, its rolling model and its CSV columns
+from acausal.components.planar.examples import (
+    COLUMNS,
+    OpenLoopSegway,
+    columns,
+    linear_model,
+)
 
 #: the states the controller feeds back in place of the joint's (completed with the wheel's)
 STATES = ["body.phi", "body.w"]
@@ -52,16 +57,6 @@ Q_WEIGHTS = {"wheel.w_roll": 1.0, "wheel.x": 10.0, "wheel.v": 1.0, "body.phi": 1
 R_WEIGHT = 1.0
 TILT_DEG = 10.0
 OUTPUTS = ["body.phi", "wheel.x", "wheel.v_slip_long"]
-
-
-class OpenLoopSegway(Segway):
-    """The segway of examples/segway.py with the motor torque as an input and no
-    controller."""
-
-    motor = rotational.Torque(tau=Input(0.0))
-
-    def equations(self):
-        return []  # no controller: the torque is the input
 
 
 def _variable(component, dotted: str):
@@ -110,7 +105,7 @@ def simulate(t_end: float, tilt_deg: float):
     model = closed_loop_class(lin.state_names)(
         K=tuple(k), x_op=tuple(op[name] for name in lin.state_names), tau_op=op["motor.tau"])
     system = compile(model)
-    # released at rest, tilted: the joint angle (fixed start in segway.py) sets the pitch
+    # released at rest, tilted: the joint angle (a fixed start of Segway) sets the pitch
     sol = system.simulate(t_end, dt=0.01, rtol=1e-8, atol=1e-10,
                           start={"revolute.phi": math.radians(tilt_deg)})
     return lin, k, sol

@@ -1,21 +1,17 @@
 """Minimum-time drive of the planar segway: 1 m forward, from rest to rest, upright, with a
 bounded motor torque, a bounded lean and a wheel that keeps its grip.
 
-Models (the segway of ``examples/segway.py``; its constants and the open-loop class of
-``examples/segway_lqr.py`` are imported, not copied):
-
-* :class:`SlippingSegway`, the plant: ``OpenLoopSegway`` of segway_lqr.py (wheel ``Body`` on a
-  ``OneDOFSlippingWheelJoint`` with segway.py's ``CONTACT``, pendulum on a ``Revolute`` at the
-  axle, the motor torque ``motor.tau`` an ``Input``), started upright and at rest at x = 0.
-  States: ``wheel.phi_roll, wheel.w_roll, wheel.x, wheel.v, body.phi, body.w``. The contact's
-  longitudinal slip velocity is ``wheel.v_slip_long = v - R w_roll``; its friction coefficient
-  ``limit_S_triple(vAdhesion, vSlide, mu_A, mu_S, |v_slip_long|)`` rises to its peak ``mu_A``
-  at the adhesion slip ``wheel.vAdhesion = max(vAdhesion_min, sAdhesion |R w_roll|)`` (0.05
-  m/s, or 4 % of the rolling speed above 1.25 m/s) and falls towards ``mu_S`` beyond it: there
-  the wheel spins (or locks) and loses traction.
-* :class:`RollingSegway`: the same on a wheel that rolls without slip
-  (``OneDOFRollingWheelJoint``, ``x = R phi_roll``); states ``wheel.x, wheel.v, body.phi,
-  body.w`` (the controller's model of examples/segway_mpc.py).
+Model: :class:`SlippingSegway` of ``acausal.components.planar.examples`` (the segway of
+``examples/segway.py`` with the motor torque ``motor.tau`` an ``Input`` and no controller: wheel
+``Body`` on a ``OneDOFSlippingWheelJoint`` with the module's ``CONTACT``, pendulum on a
+``Revolute`` at the axle), started upright and at rest at x = 0. States: ``wheel.phi_roll,
+wheel.w_roll, wheel.x, wheel.v, body.phi, body.w``. The contact's longitudinal slip velocity is
+``wheel.v_slip_long = v - R w_roll``; its friction coefficient ``limit_S_triple(vAdhesion,
+vSlide, mu_A, mu_S, |v_slip_long|)`` rises to its peak ``mu_A`` at the adhesion slip
+``wheel.vAdhesion = max(vAdhesion_min, sAdhesion |R w_roll|)`` (0.05 m/s, or 4 % of the rolling
+speed above 1.25 m/s) and falls towards ``mu_S`` beyond it: there the wheel spins (or locks) and
+loses traction. (Its twin on a wheel that rolls without slip, ``RollingSegway``, is the
+controller's model of examples/segway_mpc.py.)
 
 Problem (direct collocation, Radau IIA degree 3, IPOPT; ``acausal.OptimalControl``)::
 
@@ -73,18 +69,20 @@ from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from acausal import OptimalControl, compile
 
-# the segway of segway.py (constants, feedback controller) and its open-loop twin
-from segway import CONTACT, M_B, M_W, G, R, Segway, place_gains  # noqa: E402
-from segway_lqr import OpenLoopSegway  # noqa: E402
+# the segway of segway.py (constants, feedback controller) and its open-loop plant
+from acausal.components.planar.examples import (
+    CONTACT,
+    DISTANCE,
+    M_B,
+    M_W,
+    G,
+    Segway,
+    SlippingSegway,
+    place_gains,
+)
 
-from acausal import OptimalControl, Variable, compile  # noqa: E402
-from acausal.components.planar.joints import Revolute  # noqa: E402
-from acausal.components.planar.parts import Fixed  # noqa: E402
-from acausal.components.planar.wheels import OneDOFRollingWheelJoint  # noqa: E402
-
-DISTANCE = 1.0               # m, the drive
 TAU_MAX = 40.0               # N m, motor torque bound (a hub motor's peak torque)
 PITCH_MAX = 0.35             # rad, lean bound (20 degrees)
 SLIP_BOUND = 0.8             # |slip| <= SLIP_BOUND * adhesion slip (see the docstring)
@@ -96,28 +94,6 @@ T_GUESS = 3.0                # s, end time of the guess (the feedback run is nea
 SLIP_RATIO = "wheel.v_slip_long/wheel.vAdhesion"
 #: the end conditions "at rest, upright" (the slipping plant; the rolling model has no w_roll)
 REST = ("wheel.v", "wheel.w_roll", "body.phi", "body.w")
-
-
-def _fixed(value: float, priority: int | None = None) -> Variable:
-    if priority is None:
-        return Variable(start=value, fixed=True)
-    return Variable(start=value, fixed=True, state_priority=priority)
-
-
-class SlippingSegway(OpenLoopSegway):
-    """segway_lqr.py's open-loop segway (slipping contact, ``motor.tau`` an input) started
-    upright and at rest at x = 0; the ground mark at the target ``DISTANCE``."""
-
-    revolute = Revolute(use_axis_flange=True, phi=_fixed(0.0), w=_fixed(0.0))
-    target = Fixed(r=[DISTANCE, 0.0])
-
-
-class RollingSegway(SlippingSegway):
-    """The same segway on a wheel that rolls without slip (``OneDOFRollingWheelJoint``, radius
-    R of segway.py); the wheel's position and speed are preferred as states, so the states are
-    ``wheel.x, wheel.v, body.phi, body.w``."""
-
-    wheel = OneDOFRollingWheelJoint(radius=R, x=_fixed(0.0, 30), v=_fixed(0.0, 30))
 
 
 def feedback_guess(t_end: float = 4.0) -> Any:

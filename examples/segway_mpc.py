@@ -1,7 +1,8 @@
 """Nonlinear MPC of the planar segway: the controller predicts with a rolling wheel, the plant
 slips.
 
-Models (both from examples/segway_min_time.py, built on the segway of examples/segway.py):
+Models (both from ``acausal.components.planar.examples``: the segway of examples/segway.py
+without its controller, as in examples/segway_min_time.py):
 
 * controller model :class:`RollingSegway`: the wheel rolls without slip
   (``OneDOFRollingWheelJoint``); states ``wheel.x, wheel.v, body.phi, body.w``; control the
@@ -42,11 +43,8 @@ from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from segway_min_time import DISTANCE, RollingSegway, SlippingSegway  # noqa: E402
-
-from acausal import MPC, OptimalControl, compile  # noqa: E402
+from acausal import MPC, OptimalControl, compile
+from acausal.components.planar.examples import DISTANCE, RollingSegway, SlippingSegway
 
 HORIZON = 1.5        # s: a few times the pendulum's time constant 1/6.9 s and the ramp's pace
 SAMPLE_TIME = 0.05   # s

@@ -19,11 +19,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+# the model and the paper's data from the package; the script's runs from examples/
+from acausal.components.planar import examples_crank_rocker as paper
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
 import crank_rocker as cr  # noqa: E402
 
-OMEGA = cr.OMEGA
+OMEGA = paper.OMEGA
 T2 = 4 * np.pi / OMEGA  # two revolutions
 # a grid that contains theta2 = k*pi exactly (points 0, 300, 600, ...)
 T_EVAL = np.linspace(0.0, T2, 1201)
@@ -32,7 +35,7 @@ T_EVAL = np.linspace(0.0, T2, 1201)
 @pytest.fixture(scope="module")
 def system():
     from acausal import compile
-    return compile(cr.CrankRocker())
+    return compile(paper.CrankRocker())
 
 
 @pytest.fixture(scope="module")
@@ -48,10 +51,10 @@ def test_kinematics_match_the_constraint(runs):
     for sol in runs.values():
         th2 = sol["theta2"]
         np.testing.assert_allclose(th2, OMEGA * sol.t, atol=1e-12)
-        th1 = np.arctan2(cr.L3 * np.sin(th2), cr.L4 + cr.L3 * np.cos(th2))
+        th1 = np.arctan2(paper.L3 * np.sin(th2), paper.L4 + paper.L3 * np.cos(th2))
         np.testing.assert_allclose(sol["theta1"], th1, atol=1e-10)
-        ob = np.sqrt(cr.L3**2 + cr.L4**2 + 2 * cr.L3 * cr.L4 * np.cos(th2))
-        dob = -cr.L3 * cr.L4 * np.sin(th2) * OMEGA / ob
+        ob = np.sqrt(paper.L3**2 + paper.L4**2 + 2 * paper.L3 * paper.L4 * np.cos(th2))
+        dob = -paper.L3 * paper.L4 * np.sin(th2) * OMEGA / ob
         np.testing.assert_allclose(sol["slip_velocity"], dob, atol=1e-10)
 
 
@@ -59,12 +62,12 @@ def test_kinematics_match_the_constraint(runs):
 def test_normal_force_from_the_rocker_moment_balance(runs, c):
     sol = runs[c]
     th2 = sol["theta2"]
-    ob = np.sqrt(cr.L3**2 + cr.L4**2 + 2 * cr.L3 * cr.L4 * np.cos(th2))
-    lam = (cr.J1 * sol["theta1_ddot"] + c * sol["theta1_dot"]) / ob
+    ob = np.sqrt(paper.L3**2 + paper.L4**2 + 2 * paper.L3 * paper.L4 * np.cos(th2))
+    lam = (paper.J1 * sol["theta1_ddot"] + c * sol["theta1_dot"]) / ob
     np.testing.assert_allclose(sol["normal_force"], lam, atol=1e-8)
     # Coulomb: |friction| = mu |lambda_N| (smooth |.| with eps = 1e-6 N), resisting the slip
     np.testing.assert_allclose(np.abs(sol["friction_force"]),
-                               cr.MU * np.sqrt(lam**2 + 1e-12), rtol=1e-9, atol=1e-9)
+                               paper.MU * np.sqrt(lam**2 + 1e-12), rtol=1e-9, atol=1e-9)
     moving = np.abs(sol["slip_velocity"]) > 1e-6
     assert np.all(sol["friction_force"][moving] * sol["slip_velocity"][moving] < 0)
 
@@ -77,7 +80,7 @@ def test_dead_centres_c0(runs):
         assert abs(sol["theta1_ddot"][k]) < 1e-8
         assert abs(sol["driving_torque"][k]) < 1e-8
         assert abs(sol["normal_force"][k]) < 1e-8
-        assert abs(sol["friction_force"][k]) <= cr.MU * 1e-6 + 1e-12  # mu * eps
+        assert abs(sol["friction_force"][k]) <= paper.MU * 1e-6 + 1e-12  # mu * eps
     # elsewhere they are not small
     assert np.abs(sol["driving_torque"]).max() > 10 and np.abs(sol["normal_force"]).max() > 10
 
@@ -92,7 +95,7 @@ def test_friction_jumps_at_the_dead_centres_c8(runs):
         assert v[k - 1] * v[k + 1] < 0
         assert f[k - 1] * f[k + 1] < 0
         jump = abs(f[k + 1] - f[k - 1])
-        assert jump == pytest.approx(2 * cr.MU * abs(n[k]), rel=0.02)
+        assert jump == pytest.approx(2 * paper.MU * abs(n[k]), rel=0.02)
     # the switches are located events at theta2 = k pi
     times = [t for t, _ in sol.events if t > 1e-9]
     np.testing.assert_allclose(times, np.arange(1, 5) * np.pi / OMEGA, atol=1e-9)

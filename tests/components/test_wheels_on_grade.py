@@ -13,10 +13,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,6 +23,7 @@ from acausal import Component, Input, Variable, compile, connect
 from acausal.components import rotational
 from acausal.components.multibody.parts import RollingWheel
 from acausal.components.multibody.world import World as World3
+from acausal.components.planar import examples as segway  # the model of examples/segway.py
 from acausal.components.planar.parts import Body, World
 from acausal.components.planar.wheels import (
     DryFrictionBasedRolling,
@@ -34,7 +33,6 @@ from acausal.components.planar.wheels import (
 )
 from acausal.errors import AcausalError
 
-ROOT = Path(__file__).resolve().parents[2]
 TIGHT = {"rtol": 1e-10, "atol": 1e-12}
 M, J, R, G = 1.0, 0.005, 0.1, 9.81  # the wheel of examples/slipping_wheel.py
 GRADE = 0.1  # rad (10.03 %)
@@ -44,18 +42,6 @@ SLIP = {"vAdhesion_min": 0.05, "vSlide_min": 0.15, "sAdhesion": 0.04, "sSlide": 
 
 def _fixed(value):
     return Variable(start=value, fixed=True)
-
-
-def _load_segway():
-    """examples/segway.py as a module (the examples are scripts, not a package)."""
-    spec = importlib.util.spec_from_file_location("segway_example", ROOT / "examples" /
-                                                  "segway.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-segway = _load_segway()
 
 
 def wheel_on_road(joint):

@@ -27,6 +27,7 @@ import pytest
 from ocp_models import load_file
 
 from acausal import compile
+from acausal.components.planar.examples import CONTACT, R, RollingSegway, SlippingSegway
 
 ROOT = Path(__file__).resolve().parents[2]
 ELEMENTS = 40
@@ -52,8 +53,8 @@ mpc_example = load_file("segway_mpc", ROOT / "examples" / "segway_mpc.py")
 
 
 def test_models_compile_and_simulate_with_a_constant_torque():
-    slipping = compile(min_time.SlippingSegway())
-    rolling = compile(min_time.RollingSegway())
+    slipping = compile(SlippingSegway())
+    rolling = compile(RollingSegway())
     assert slipping.state_names == ["wheel.phi_roll", "wheel.w_roll", "wheel.x", "wheel.v",
                                     "body.phi", "body.w"]
     assert rolling.state_names == ["wheel.x", "wheel.v", "body.phi", "body.w"]
@@ -65,9 +66,9 @@ def test_models_compile_and_simulate_with_a_constant_torque():
         assert sol["body.phi"][-1] > 0.1 and sol["wheel.x"][-1] > 0.1
     # the rolling wheel: x = R phi_roll exactly; the slipping one slips a little (adhering)
     roll = runs[1]
-    assert np.max(np.abs(roll["wheel.x"] - min_time.R * roll["wheel.phi_roll"])) < 1e-9
+    assert np.max(np.abs(roll["wheel.x"] - R * roll["wheel.phi_roll"])) < 1e-9
     slip = np.abs(runs[0]["wheel.v_slip_long"])
-    assert 0.0 < slip.max() < min_time.CONTACT["vAdhesion_min"]
+    assert 0.0 < slip.max() < CONTACT["vAdhesion_min"]
     # both models describe the same segway while the wheel adheres: positions agree to the
     # slip's integral (|slip| < 0.02 m/s over 0.5 s)
     assert abs(runs[0]["wheel.x"][-1] - roll["wheel.x"][-1]) < 0.01
@@ -146,7 +147,7 @@ def test_mpc_tracks_the_reference_on_the_slipping_plant(mpc_run, record_property
     assert np.max(np.abs(sol["body.phi"])) < mpc_example.PITCH_MAX
     assert np.max(np.abs(loop.controls["motor.tau"])) <= mpc_example.TAU_MAX + BOUND_TOL
     # the plant's wheel stays in adhesion, where the rolling model is a good prediction
-    assert np.max(np.abs(sol["wheel.v_slip_long"])) < min_time.CONTACT["vAdhesion_min"]
+    assert np.max(np.abs(sol["wheel.v_slip_long"])) < CONTACT["vAdhesion_min"]
 
 
 def test_examples_run_from_the_command_line(tmp_path):

@@ -6,42 +6,27 @@ as long as the motion and it shows in the picture."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import math
-import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from acausal import Variable, Visual, compile
-from acausal.components.planar.wheels import OneDOFSlippingWheelJoint
+from acausal import Visual, compile
+from acausal.components.planar import examples as segway
 from acausal.view.scene import build_scene
 
-ROOT = Path(__file__).resolve().parents[2]
 GRADE = math.radians(5.0)
 MARK = "#ffc800"  # the rim mark's colour (components/planar/viewer_shapes.py)
 
 
-def _segway_module():
-    spec = importlib.util.spec_from_file_location("segway_example",
-                                                  ROOT / "examples" / "segway.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def graded_segway():
-    """examples/segway.py's segway, with its gains, driving 2 m up a 5-degree road (4 s)."""
-    segway = _segway_module()
+    """examples/segway.py's segway (acausal.components.planar.examples), with its gains,
+    driving 2 m up a 5-degree road (4 s)."""
     k = segway.place_gains()
-    fixed = {name: Variable(start=0.0, fixed=True) for name in ("x", "v", "phi_roll", "w_roll")}
-    wheel = OneDOFSlippingWheelJoint(**segway.CONTACT, grade=GRADE, **fixed)
-    with warnings.catch_warnings():  # the example's mark parts (spoke, target) hang open
-        warnings.simplefilter("ignore")
-        system = compile(segway.Segway(k_x=k[0], k_theta=k[1], k_v=k[2], k_w=k[3], wheel=wheel))
+    system = compile(segway.Segway(k_x=k[0], k_theta=k[1], k_v=k[2], k_w=k[3],
+                                   wheel=segway.wheel_joint(GRADE)))
     return segway, system.simulate(4.0, dt=0.02, rtol=1e-8, atol=1e-10)
 
 
