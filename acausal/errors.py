@@ -5,6 +5,7 @@ Every error acausal raises derives from :class:`AcausalError`; catch it to catch
 
 from .base.errors import (
     AcausalError,
+    ConnectionWarning,
     InitializationError,
     InputError,
     ModelDefinitionError,
@@ -24,7 +25,8 @@ from .base.errors import (
 )
 
 __all__ = [
-    "AcausalError", "InitializationError", "InputError", "ModelDefinitionError",
+    "AcausalError", "ConnectionWarning", "InitializationError", "InputError",
+    "ModelDefinitionError",
     "OptimizationError",
     "OverdeterminedError", "ParameterError", "ParameterWarning", "SimulationError",
     "SimulationWarning", "StructuralError",

@@ -64,6 +64,7 @@ from acausal import (
     Discrete,
     Eq,
     Parameter,
+    StuckMonitor,
     Variable,
     When,
     assign,
@@ -155,6 +156,23 @@ class _StickSlip(Component):
                 Eq(self.f, select(locked, self.sa, f_slide)),
                 Eq(self.a_rel, select(locked, 0, self.sa - mode * f_static))]
 
+    #: what the element holds and the unit of s_rel (the stuck-joint report's wording)
+    _held, _unit = "force", "m"
+    #: the stuck-joint report counts the element stuck while ``s_rel`` stays within this of
+    #: its start (m or rad) and ``mode`` is 0 at every output point: while stuck ``v_rel`` is
+    #: held at its value at the stop event, ~1e-12 times the acceleration, so ``s_rel`` creeps
+    #: by far less; a breakaway between two output points moves it by more
+    STUCK_TRAVEL = 1e-6
+
+    def monitors(self):
+        """The stuck-joint report (docs/joint_friction.md, "Stuck joints"): the element
+        never left its stuck mode while it held a force (or torque)."""
+        return [StuckMonitor(
+            self._held, slip=self.mode, speed_limit=sp.Rational(1, 2),
+            travel=self.s_rel, travel_limit=self.STUCK_TRAVEL, motion=(self.s_rel, self._unit),
+            capacity=self.peak * (self.F_Coulomb + self.F_Stribeck), held=self.f,
+            advice="lower the static friction peak*(F_Coulomb + F_Stribeck), or raise the load")]
+
     def events(self):
         mode = self.mode
         locked = 1 - mode**2
@@ -205,6 +223,7 @@ class GroundFriction(_StickSlip):
 
 
 class _RotationalUnits(_StickSlip):
+    _held, _unit = "torque", "rad"
     F_prop = Parameter(0.0, min=0.0, unit="N.m.s/rad", description="velocity dependent friction "
                        "coefficient")
     F_Coulomb = Parameter(1.0, min=0.0, unit="N.m",

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from acausal import Eq, Parameter, Rule, Variable, der, event_if
-from acausal.errors import ModelDefinitionError
+from acausal import Eq, Parameter, Rule, StuckMonitor, Variable, der, event_if
+from acausal.errors import ModelDefinitionError, did_you_mean
 from acausal.library.friction import (
     coulomb,
     lugre,
@@ -63,6 +63,25 @@ SLIP_SPEED_EPS = 1e-9
 #: relative stiffer inside. Wider than SLIP_SPEED_EPS because N is an algebraic variable: the
 #: band must exceed the spread of IDAS's Newton iterates of N (~rtol N), not only its steps.
 STIFFNESS_EPS = 1e-3
+#: The stuck-joint report (``monitors()``, docs/joint_friction.md "Stuck joints") counts a
+#: contact stuck while its slip travel from the start stays within this many bristle
+#: deflections at stiction (``z_s = mu_static N / k``, at most ``max_stiction_deform``). A
+#: stuck LuGre contact moves by its bristle deflection (-z_s .. z_s), and more: loaded at once
+#: (a joint released at the start), its bristle rings, nearly undamped on a heavy body, and
+#: LuGre's hysteresis turns each cycle into a little creep before the ringing dies out
+#: (measured: the issue-40 arm 1 z_s in 5 s, a 1 kg pendulum on a 1 cm pin 6.4 z_s in 2 s and
+#: 9.1 z_s in 20 s). A joint that slides travels far more, except a pin of MotionSolve's 1 mm
+#: radius swinging by less than about 10 z_s / 1 mm = 0.1 rad, which counts as stuck (the
+#: report quotes the joint's motion). With the regularised laws the same bound marks a
+#: contact that creeps by no more.
+STUCK_TRAVEL_BRISTLES = 10
+#: ... and while its slip speed stays below this many times the law's stiction (LuGre,
+#: stribeck) or regularisation (coulomb) velocity. The travel decides; the speed only keeps a
+#: contact that slides to and fro by a few micrometres at speed (a vibration) from counting as
+#: stuck. Not 1: a stuck LuGre contact moves in its bristles, and when a load comes on at once
+#: its surface speed passes stiction_trans_vel for a moment (a 1 kg pendulum released on a
+#: 1 cm pin: 1.1 V_s; a ball joint loaded by 0.1 N m: 1.9 V_s).
+STUCK_SPEED_FACTOR = 10
 
 
 def parse_inputs(value) -> dict[str, bool]:
@@ -213,9 +232,11 @@ class JointFrictionAttributes:
             return overrides.get(name, decl[name].default)
 
         law = str(get("law")).lower()
-        if law not in LAWS:
-            raise ModelDefinitionError(f"{type(self).__name__}: law must be one of "
-                                       f"{', '.join(LAWS)}; got {get('law')!r}.")
+        if law not in LAWS:  # the construction guard adds the joint's path when it can
+            raise ModelDefinitionError(
+                f"{type(self).__name__}: law={get('law')!r} is not a friction law."
+                f"{did_you_mean(law, LAWS)} Give law= one of {', '.join(map(repr, LAWS))} "
+                "(docs/joint_friction.md, 'Friction laws').")
         reg = str(get("regularization")).lower()
         if reg not in REGULARIZATIONS:
             raise ModelDefinitionError(f"{type(self).__name__}: regularization must be one of "
@@ -243,6 +264,37 @@ class JointFrictionAttributes:
                                              "damping_effects*D(z)")
             self.friction_viscous = Variable(unit="N", **shape,
                                              description="viscous term viscous_effects*v")
+
+    # -- the stuck-joint report --------------------------------------------------------------
+    def _stuck_monitor(self, quantity: str, slip, travel, held, normal, *, arm=1,
+                       motion=None, details: tuple = (), advice: str = "") -> list:
+        """The joint's :class:`~acausal.StuckMonitor` (a list of one, or none when the joint
+        has no friction or cannot stick): ``slip`` the surface slip velocity (a list for
+        several directions), ``travel`` the surface positions whose rates they are (None:
+        integrated), ``held`` the friction torque or force, ``normal`` the normal force
+        that limits it and ``arm`` the radius that turns a surface force into ``held``;
+        ``motion``: (the joint's coordinate, its unit), whose largest change the report
+        quotes; ``details``: (label, expression, unit) quoted in the report."""
+        exact_sign = self._law == "coulomb" and str(self.regularization).lower() == "event"
+        if not self._active() or exact_sign:  # the exact sign never sticks (it chatters)
+            return []
+        sliding = self._law == "coulomb" or self._effect() == "Sliding"
+        mu = self.mu_dynamic if sliding else self.mu_static
+        speed_limit = STUCK_SPEED_FACTOR * (self.v_reg if self._law == "coulomb"
+                                            else self.stiction_trans_vel)
+        k0, bound = self.bristle_stiffness, self.max_stiction_deform
+        free = self.mu_static * normal / k0
+        deflection = sp.Piecewise((sp.Min(free, bound), bound > 0), (free, True))
+        return [StuckMonitor(quantity, slip=slip, speed_limit=speed_limit,
+                             capacity=arm * mu * normal, held=held, travel=travel,
+                             travel_limit=STUCK_TRAVEL_BRISTLES * deflection, motion=motion,
+                             details=(("normal force", normal, "N"), *details),
+                             advice=advice)]
+
+    def _normal_details(self, *parts: tuple) -> tuple:
+        """(label, expression, "N") of the normal force's parts whose input is switched on
+        (``parts``: (input name, label, expression) each)."""
+        return tuple((label, expr, "N") for name, label, expr in parts if self._bits[name])
 
     def _active(self) -> bool:
         """Whether any input this joint reads is switched on (else: no friction at all)."""

@@ -96,6 +96,12 @@ class SimulationWarning(UserWarning):
     Zeno behaviour with ``simulate(zeno="warn")``)."""
 
 
+class ConnectionWarning(UserWarning):
+    """A model that compiles but where a forgotten connection probably leaves a part without
+    effect: a part connected to nothing, or a spring or damper with an open end, which then
+    transmits no force (the message names the component and its open connectors)."""
+
+
 def did_you_mean(name: str, candidates: Iterable[str], n: int = 3) -> str:
     """A short 'did you mean ...?' hint for an unknown name, or an empty string."""
     close = difflib.get_close_matches(name, list(candidates), n=n, cutoff=0.6)

@@ -26,11 +26,13 @@ from ..base.errors import AcausalError, ModelDefinitionError, UnconnectedConnect
 from ..language.connection_graph import Loop, build_connection_graph
 from ..language.declarations import BoundVariable, Input, Parameter
 from ..language.events import When, assign
-from ..language.model import Component, Connection, Connector, Node
+from ..language.model import Component, Connection, Connector, Node, unbound_connector_message
+from ..language.monitors import StuckMonitor, check_monitor
 from ..language.overdetermined import Branch, Root
-from ..language.symbolic import UnitFree, der, event_if, residual, sum_of, time
+from ..language.symbolic import UnitFree, der, event_if, matrix_residuals, residual, sum_of, time
 from ..language.templates import LazyRenamed, TemplateCache
 from ..language.visuals import Visual, check_visual
+from .connection_check import UNCONNECTED_FLOW, ConnectionTopology, connection_topology
 
 
 @dataclass(slots=True)
@@ -126,6 +128,10 @@ class FlatSystem:
     loops: list[Loop] = field(default_factory=list)
     # what the 3-D viewer draws: every component's Visual shapes, frames by full path
     visuals: list[Visual] = field(default_factory=list)
+    # what the run watches (friction contacts stuck through a run): acausal.run.stuck_report
+    monitors: list[StuckMonitor] = field(default_factory=list)
+    # open connectors and islands, for the diagnostics of a forgotten connect
+    topology: ConnectionTopology | None = None
 
     def hint_for(self, path: str) -> str:
         """The ``solver_hint`` of the component at ``path`` or of the nearest one above it."""
@@ -169,22 +175,16 @@ def _to_residuals(item: Any, where: str) -> list[tuple[sp.Expr, Any]]:
     if isinstance(item, sp.Equality):
         lhs, rhs = item.lhs, item.rhs
         if isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
-            diff = sp.Matrix(lhs) - sp.Matrix(rhs)
-            lhs_m = sp.Matrix(lhs) if isinstance(lhs, sp.MatrixBase) else None
-            rhs_m = sp.Matrix(rhs) if isinstance(rhs, sp.MatrixBase) else None
-            out = []
-            for i in range(diff.shape[0] * diff.shape[1]):
-                li = lhs_m[i] if lhs_m is not None else lhs
-                ri = rhs_m[i] if rhs_m is not None else rhs
-                out.append((diff[i], sp.Eq(li, ri, evaluate=False)))
-            return out
+            return matrix_residuals(lhs, rhs, where)  # refuses sides of different shapes
         return [(residual(lhs, rhs), item)]
     if isinstance(item, sp.MatrixBase):
         return [(item[i], None) for i in range(item.shape[0] * item.shape[1])]
     if isinstance(item, (bool, sp.logic.boolalg.BooleanAtom)):
         raise ModelDefinitionError(
-            f"{where} is the constant {item}: sympy evaluated the relation (e.g. Eq(x, x)) before "
-            "acausal saw it. Write a relation between different expressions.")
+            f"{where} is the constant {item}: sympy evaluated the relation before acausal saw "
+            "it (sympy.Eq(x, x) is True; sympy.Eq of a vector and a scalar is False). Write a "
+            "relation between different expressions with acausal's Eq, which does not evaluate "
+            "(a vector equation with the same shape on both sides, e.g. Eq(self.r, [0, 0, 0])).")
     if isinstance(item, (sp.Expr, int, float)):
         return [(sp.sympify(item), None)]
     raise ModelDefinitionError(
@@ -313,12 +313,8 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
                     "(or branch, root, potential_root statements).")
             ends = []
             for c in (conn.a, conn.b):
-                if c._path is None:
-                    raise ModelDefinitionError(
-                        f"{where} connects a {type(c).__name__} of a part that is not in the "
-                        "model: a part must be assigned to an attribute of the component (a list "
-                        "of parts must be complete when it is assigned: self.parts = [...], not "
-                        "self.parts = [] and append() afterwards).")
+                if c._path is None:  # names the part and says to add it as a child
+                    raise ModelDefinitionError(unbound_connector_message(where, conn, c))
                 if id(c) not in in_model or not _belongs_to(c, comp):
                     raise ModelDefinitionError(
                         f"{where} connects {c!r}, which is not a connector of this component or "
@@ -376,7 +372,8 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
                                     f"event {i} of {where}"))
     by_path = {c.path: c for c in connectors}
     inside_connected: set[str] = set()
-    for nodes in connection_sets.sets():
+    sets = connection_sets.sets()
+    for nodes in sets:
         equations.extend(_connection_set_equations(nodes, by_path))
         inside_connected.update(path for path, role in nodes if role == "inside")
     if graph is not None:
@@ -394,19 +391,35 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
             if bv.decl.kind == "flow":
                 for name, symbol, _, _ in bv.scalars():
                     equations.append(FlatEquation(
-                        symbol, c.path, f"unconnected flow {name} = 0",
+                        symbol, c.path, f"{UNCONNECTED_FLOW} {name} = 0",
                         LazyRelation(symbol, sp.S.Zero), plain=True))
 
     flat = FlatSystem(type(model).__name__, variables, parameters, equations, initial, events)
     flat.loops = graph.loops if graph is not None else []
     flat.hints = {c.path: type(c).solver_hint for c in components if type(c).solver_hint}
     flat.visuals = _visuals(components)
+    flat.monitors = _monitors(components, variables, parameters)
+    flat.topology = connection_topology(components, connectors, sets, inside_connected, graph,
+                                        graph_roots)
     flat.structural = {(c.path + "." if c.path else "") + name: getattr(c, name, decl.default)
                        for c in components for name, decl in _structural_declarations(c)}
     _expand_derivatives_of_expressions(flat)
     _lower_event_ifs(flat)
     _check_events(flat)
     return flat
+
+
+def _monitors(components: list[Component], variables: list, parameters: list
+              ) -> list[StuckMonitor]:
+    """The checked ``monitors()`` of every component (plain data with sympy expressions of
+    the flat names, read by the run layer at the end of a run)."""
+    known = {str(v.symbol) for v in variables} | {str(p.symbol) for p in parameters}
+    out = []
+    for comp in components:
+        where = _describe_component(comp)
+        with _user_code(where, "monitors"):
+            out.extend(check_monitor(m, comp, where, known) for m in comp.monitors() or ())
+    return out
 
 
 def _visuals(components: list[Component]) -> list[Visual]:

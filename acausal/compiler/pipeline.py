@@ -5,7 +5,7 @@
     CompiledModel (CasADi SX expressions of one realisation, see realize.py)
 
 Each pass is a module of its own (flatten.py, structure/); this module only orders them, times
-them and names a structural error's kinematic loop.
+them and names a structural error's kinematic loop or forgotten connect (connection_check.py).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from ..base.errors import ModelDefinitionError, StructuralError, StructurallySin
 from ..base.progress import StageLog, progress_enabled
 from ..language.model import Component
 from .compiled_model import CompiledModel
+from .connection_check import explain_structural_error, warn_open_connectors
 from .flatten import FlatSystem, flatten
 from .realize import realize
 from .structure.alias import compose_alias_maps, eliminate_aliases, has_alias_equations
@@ -111,7 +112,11 @@ def _compile(model: Component, stabilization: str | None, alpha: float, beta: fl
         check_flat_units(flat)
         lap("units")
     with _loops_named_in(flat, model):
-        return _compile_flat(flat, stabilization, alpha, beta, timings, lap)
+        compiled = _compile_flat(flat, stabilization, alpha, beta, timings, lap)
+    # the topology holds the model's connectors: not kept, so that a compiled system pickles
+    # (sweeps, Dask) without the user's model classes
+    flat.topology = None
+    return compiled
 
 
 @contextlib.contextmanager
@@ -124,7 +129,8 @@ def _loops_named_in(flat: FlatSystem, model: Component):
     try:
         yield
     except StructuralError as err:
-        text = str(err)
+        # a forgotten connect explains it better than any equation: named first
+        text = explain_structural_error(flat.topology, str(err)) or str(err)
         involved = [loop for loop in flat.loops
                     if any(_mentions_component(text, path) for path in loop.components)]
         # the structural_advice() of the components the error names (e.g. a free body
@@ -133,7 +139,9 @@ def _loops_named_in(flat: FlatSystem, model: Component):
                   and node.path and _mentions_component(text, node.path)
                   for hint in [_structural_advice(node)] if hint]
         if not involved and not advice:
-            raise
+            if text == str(err):
+                raise
+            raise type(err)(text) from err
         nodes = {node.path: node for node in model.walk()} if any(
             callable(loop.hint) for loop in involved) else {}
         for loop in involved:
@@ -168,6 +176,7 @@ def _compile_flat(flat: FlatSystem, stabilization, alpha, beta, timings, lap) ->
     while has_alias_equations(reduced):  # substitution can create new ones (a = b + c, c = -b)
         reduced, second = eliminate_aliases(reduced)
         aliases = compose_alias_maps(aliases, second)
+    warn_open_connectors(flat, aliases)
     lap("alias")
     matching = pantelides(reduced)
     del matching

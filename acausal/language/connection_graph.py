@@ -176,8 +176,13 @@ def build_connection_graph(connectors: list, connects: list[tuple[Any, Any, str]
                     queue.append(j)
 
     roots_set = {id(c) for c in result.roots}
-    for c in connectors:
+    definite = {id(c) for c, is_definite, _, _ in roots if is_definite}
+    for i, c in enumerate(connectors):
         object.__setattr__(c, "_graph_root", id(c) in roots_set)
+        # the spanning tree towards the root, for checks that follow a part's chain to it
+        # (a body's inertia matters about the axes the joints on that chain let it turn)
+        object.__setattr__(c, "_graph_parent", connectors[parent[i]] if parent[i] >= 0 else None)
+        object.__setattr__(c, "_graph_fixed", id(c) in definite)
     for a, b, _ in branches:
         if getattr(a, "_rooted", None) is None:
             object.__setattr__(a, "_rooted", depth[index[id(a)]] < depth[index[id(b)]])

@@ -22,9 +22,11 @@ Every component and connector class's ``__init__`` is wrapped by :func:`guard_co
   is read with :mod:`ast` at the position of the call (Python >= 3.11 records it per
   instruction; 3.10 uses the line), not by decoding bytecode, which changes between Python
   versions. A helper or a lambda that returns the part is followed to the statement that
-  stores it. Where the assignment cannot be read (no source, a ``setattr``, a part passed to
-  another call), the message keeps what is known and says in which component's creation it
-  failed: a guess is never printed. Value checks that need no
+  stores it, and so is a local variable that exactly one later statement stores
+  (``joint = Joint(...)`` ... ``self.joint = joint``). Where the assignment cannot be read (no
+  source, a ``setattr``, a part passed to another call or kept in a dict), the message keeps
+  what is known and says where the part was created (the enclosing ``__init__``, file and
+  line): a guess is never printed. Value checks that need no
   construction-time decision are better declared as parameter rules
   (:mod:`acausal.language.rules`), which always know the path.
 """
@@ -41,7 +43,8 @@ from typing import Any
 
 from ..base.errors import AcausalError, ModelDefinitionError
 
-__all__ = ["HEADROOM", "MAX_NESTING", "binding_level", "guard_construction", "nesting_depth"]
+__all__ = ["HEADROOM", "MAX_NESTING", "CallSite", "binding_level", "call_site",
+           "guard_construction", "nesting_depth"]
 
 #: Deepest nesting of components under construction (parts of parts ...). Deeper is a component
 #: that builds itself without end.
@@ -84,6 +87,7 @@ class _FailedPart:
     owner: str = ""  # the class whose __init__ made it, when the attribute could not be read
     frame: Any = None  # the guarded frame of the level the known path starts at
     done: bool = False  # no more levels are added (unknown assignment, or the message written)
+    site: str = ""  # where the owner created it ("Top.__init__ at model.py, line 9")
 
 
 def guard_construction(init):
@@ -166,6 +170,56 @@ class binding_level:
             _restore_limit(state)
 
 
+# -- where a statement was written -----------------------------------------------------------
+
+@dataclass(frozen=True)
+class CallSite:
+    """Where a call was made (its caller's code and instruction), for messages that quote the
+    call as written: the source is read only when a message needs it."""
+
+    code: Any  # None after pickling (a code object does not pickle): no source then
+    lasti: int
+    lineno: int
+    constructing: bool  # made while components were being created (in an __init__)
+
+    def __reduce__(self):
+        return (CallSite, (None, self.lasti, self.lineno, self.constructing))
+
+    def where(self) -> str:
+        """``'model.py, line 12'`` (the file's name, not its folder)."""
+        if self.code is None:
+            return f"line {self.lineno}"
+        return f"{_file_name(self.code)}, line {self.lineno}"
+
+    def function(self) -> str:
+        """The caller's qualified name (``Oscillator.__init__``), or ``''`` at module level."""
+        if self.code is None:
+            return ""
+        name = getattr(self.code, "co_qualname", self.code.co_name)
+        return "" if name == "<module>" else name.replace("<locals>.", "")
+
+    def argument(self, k: int) -> str | None:
+        """The source text of the call's argument ``k`` (``'spring.flange_a'``), or None
+        when the source cannot be read."""
+        if self.code is None:
+            return None
+        node, _ = _failing_call(self.code, self.lasti, self.lineno)
+        if not isinstance(node, ast.Call) or k >= len(node.args):
+            return None
+        return ast.unparse(node.args[k])
+
+
+def _file_name(code) -> str:
+    """The name of the file of ``code``, without its folder."""
+    return code.co_filename.replace("\\", "/").rpartition("/")[2]
+
+
+def call_site(depth: int = 2) -> CallSite:
+    """The call site of the function that calls this one (``depth`` frames up)."""
+    frame = sys._getframe(depth)
+    return CallSite(frame.f_code, frame.f_lasti, frame.f_lineno, bool(_state.levels))
+
+
 # -- the recursion limit ---------------------------------------------------------------------
 
 def _frame_depth(frame, parent: _Level | None) -> int:
@@ -219,6 +273,10 @@ def _add_level(err: AcausalError, obj: Any, frame) -> None:
     name = _assigned_attribute(entries, obj) if tb is not None else None
     if name is None:
         info.owner, info.done = type(obj).__name__, True
+        if entries:  # where the part was created: the call in the enclosing __init__ (or helper)
+            code = entries[-1].tb_frame.f_code
+            info.site = (f"{getattr(code, 'co_qualname', code.co_name)} at "
+                         f"{_file_name(code)}, line {entries[-1].tb_lineno}")
         return
     info.parts.insert(0, name)
     info.obj, info.frame = obj, frame
@@ -234,8 +292,9 @@ def _write_path(err: AcausalError, prefix: str | None) -> None:
     where = f"{info.cls_name} '{'.'.join(parts)}'" if parts else info.cls_name
     if info.owner:
         of = f" of a {type(info.obj).__name__}" if info.parts else ""
-        where += (f"{of} (created by a {info.owner}, under an attribute that could not be read "
-                  "from its source)")
+        site = info.site or f"the creation of a {info.owner}"
+        where += (f"{of} (created in {site}, not stored in an attribute by that statement, so "
+                  "its path in the model is not known yet)")
     text = str(err.args[0]) if err.args else ""
     cls = info.cls_name
     if text.startswith(cls + ":") or text.startswith(cls + " "):
@@ -295,6 +354,12 @@ def _statement_target(node, parents, frame, owner) -> tuple[str, str] | None:
             for target in targets:
                 if _is_attribute_of(target, frame, owner):
                     return "attribute", target.attr + index
+            if len(targets) == 1 and isinstance(targets[0], ast.Name) and parents:
+                # a local variable (``joint = Revolute(...)``): the one statement of the
+                # function that stores it in an attribute (``self.joint = joint``), if any
+                stored = _stored_later(parents[-1], parent, targets[0].id, frame, owner)
+                if stored is not None:
+                    return "attribute", stored + index
             return None
         elif isinstance(parent, ast.Return):
             return "return", index
@@ -302,6 +367,31 @@ def _statement_target(node, parents, frame, owner) -> tuple[str, str] | None:
             return None  # an argument, an operand, a dict value...: not the part stored as is
         child = parent
     return None
+
+
+def _stored_later(function: ast.AST, statement: ast.AST, name: str, frame, owner: Any
+                  ) -> str | None:
+    """The attribute (with an element index) of ``owner`` that the local variable ``name``,
+    assigned by ``statement``, is stored in by a later statement of ``function``
+    (``self.joint = joint``, ``self.joints = [a, joint]``): read from the source, only when
+    exactly one statement does so and no later statement assigns the variable again."""
+    found: list[str] = []
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Assign) or node.lineno <= statement.lineno:
+            continue
+        if any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            return None  # assigned again: which value is stored is not known from the source
+        value, index = node.value, ""
+        if isinstance(value, (ast.List, ast.Tuple)):
+            positions = [k for k, e in enumerate(value.elts)
+                         if isinstance(e, ast.Name) and e.id == name]
+            if len(positions) != 1:
+                continue
+            index = f"[{positions[0]}]"
+        elif not (isinstance(value, ast.Name) and value.id == name):
+            continue
+        found.extend(t.attr + index for t in node.targets if _is_attribute_of(t, frame, owner))
+    return found[0] if len(found) == 1 else None
 
 
 def _is_attribute_of(target: ast.AST, frame, owner: Any) -> bool:

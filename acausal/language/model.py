@@ -24,11 +24,11 @@ singly or as lists, which is how models with a size parameter are written.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..base.errors import ModelDefinitionError, ParameterError, did_you_mean
-from .construction import MAX_NESTING, binding_level, guard_construction
+from .construction import MAX_NESTING, CallSite, binding_level, call_site, guard_construction
 from .declarations import (
     MISSING,
     BoundParameter,
@@ -123,7 +123,14 @@ class Node:
         object.__setattr__(obj, "_init_call", (args, kwargs))
         object.__setattr__(obj, "_instance_decls", {})
         object.__setattr__(obj, "_path", None)
+        object.__setattr__(obj, "_declared_in", None)
         return obj
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        # a template declared in a class body: the class and attribute, named by an error
+        # about a connector of a part that is not in the model (unbound_connector_message)
+        if self._declared_in is None:
+            object.__setattr__(self, "_declared_in", (owner.__name__, name))
 
     def __init__(self, **overrides: Any) -> None:
         known = self._class_declarations()
@@ -186,6 +193,8 @@ class Node:
                     f"Cannot add '{key}' to '{self._path or type(self).__name__}' after it was "
                     "bound (compiled): add parts in __init__.")
             self._instance_decls[key] = value
+            if isinstance(value, Node) and value._declared_in is None:
+                object.__setattr__(value, "_declared_in", (type(self).__name__, key))
         object.__setattr__(self, key, value)
 
     def _declarations(self) -> dict[str, Any]:
@@ -430,6 +439,12 @@ class Component(Node):
         Called when the model is compiled; may use the component's parameter values."""
         return []
 
+    def monitors(self) -> Iterable:
+        """What the run watches in this bound component
+        (:class:`~acausal.language.monitors.StuckMonitor`: a friction contact reported when it
+        stays stuck through a whole run; none by default). Called when the model is compiled."""
+        return []
+
     def events(self) -> Iterable:
         """``When`` clauses of this component (state events, time events)."""
         return []
@@ -515,10 +530,12 @@ def _default_inner(root: Component, cls: type) -> Node:
 
 @dataclass(frozen=True)
 class Connection:
-    """A ``connect(a, b)`` statement, as returned by :meth:`Component.connections`."""
+    """A ``connect(a, b)`` statement, as returned by :meth:`Component.connections`; ``site``:
+    where it was written (quoted when it connects a part that is not in the model)."""
 
     a: Connector
     b: Connector
+    site: CallSite | None = field(default=None, compare=False, repr=False)
 
 
 def connect(a: Connector, b: Connector) -> Connection:
@@ -541,6 +558,48 @@ def connect(a: Connector, b: Connector) -> Connection:
             f"connect({a.path}, {b.path}): the connectors do not match "
             f"({type(a).__name__} has {[s[0] for s in a._signature()]}, {type(b).__name__} has "
             f"{[s[0] for s in b._signature()]}); connect connectors of the same kind.")
-    return Connection(a, b)
+    return Connection(a, b, call_site())
+
+
+def unbound_connector_message(where: str, conn: Connection, connector: Connector) -> str:
+    """What to say about ``conn`` (stated by the component ``where``) whose ``connector`` has no
+    path after binding: the connector of a part that is not in the model (created but not
+    assigned to an attribute), or a connect() made in ``__init__``, before the parts exist as
+    the model's own copies (there ``self.spring.flange_a`` is still the class's declaration)."""
+    site = conn.site
+    k = 0 if connector is conn.a else 1
+    written = site.argument(k) if site is not None else None
+    statement = None
+    if site is not None:
+        args = [site.argument(0), site.argument(1)]
+        if None not in args:
+            statement = f"connect({args[0]}, {args[1]}) ({site.where()})"
+    statement = statement or f"a connect() of a {type(connector).__name__}"
+    owner, name = getattr(connector, "_declared_in", None) or (None, None)
+    what = written or f"a {type(connector).__name__}"
+    if site is not None and site.constructing and "connections" not in site.function():
+        return (
+            f"{where}: {statement} was made in {site.function() or 'the module'}, while the "
+            f"model was being created: there {what} is the declaration of the part's class, "
+            "not the connector of the model's own part (parts get their connectors when the "
+            "model is compiled). Return the connect() statements from connections() instead, "
+            "which is called when the model is compiled: def connections(self): return "
+            "[connect(...), ...].")
+    holder = written.rpartition(".")[0] if written and "." in written else ""
+    if holder and not holder.startswith("self.") and holder.isidentifier():
+        # a part held by a variable (``spring = Spring(...)``, then ``spring.flange_a``)
+        advice = (f"create {holder} as a child of the model instead of a variable: "
+                  f"self.{holder} = ... in the model's __init__ (or {holder} = ... in its class "
+                  f"body), and connect self.{written}")
+    else:
+        advice = ("add the part as a child of the model: assign it to an attribute of the "
+                  "model or of one of its parts (self.name = Part(...) in __init__, or name = "
+                  "Part(...) in the class body)")
+    declared = f" ({name}, declared by {owner})" if name and owner and not written else ""
+    return (
+        f"{where}: {statement} connects {what}{declared}, a connector of a part that is not "
+        f"in the model: the part was created but is not a child of the model; {advice}. (A "
+        "list of parts must be complete when it is assigned: self.parts = [...], not "
+        "self.parts = [] and append() afterwards.)")
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sympy as sp
 
+from ..base.errors import ModelDefinitionError
+
 #: The independent variable. Named ``time`` as in Modelica; printed as ``t`` in LaTeX.
 time = sp.Symbol("time", real=True)
 
@@ -114,9 +116,78 @@ def Eq(lhs, rhs) -> sp.Equality:  # noqa: N802 - mirrors sympy.Eq
 
     Same as ``sympy.Eq(lhs, rhs, evaluate=False)``: sympy's evaluating ``Eq`` asks the assumption
     system whether both sides are equal, which costs about a millisecond per equation and
-    dominates the build time of large models.
+    dominates the build time of large models. A list or tuple side is a column vector, so that
+    ``Eq(self.r, [0, 0, 0])`` equates a vector variable element by element (sympy cannot
+    sympify a list).
     """
+    if isinstance(lhs, (list, tuple)):
+        lhs = sp.Matrix(lhs)
+    if isinstance(rhs, (list, tuple)):
+        rhs = sp.Matrix(rhs)
     return sp.Equality(lhs, rhs, evaluate=False)
+
+
+def matrix_residuals(lhs, rhs, where: str) -> list[tuple[sp.Expr, sp.Equality]]:
+    """The scalar residuals (with each element's equation for display) of a vector or matrix
+    equation ``lhs = rhs``; ``where`` names it (``"equation 2 of Point 'p'"``).
+
+    Both sides must have the same shape: a vector equated to a scalar (``Eq(frame.r_0, 0)``)
+    is refused with a ModelDefinitionError that names the sides, their shapes and what to
+    write instead (sympy would fail with "Data type not understood")."""
+    sides = [sp.Matrix(x) if isinstance(x, (sp.MatrixBase, sp.Tuple)) else x
+             for x in (lhs, rhs)]
+    shapes = [x.shape if isinstance(x, sp.MatrixBase) else None for x in sides]
+    if shapes[0] != shapes[1]:
+        path = where.rpartition(" '")[2].rstrip("'") if where.endswith("'") else ""
+        path = "" if path == "<root>" else path  # the model itself: names without a prefix
+        names = [_side_name(x, path) for x in sides]
+        vector = 0 if shapes[0] is not None else 1
+        n = sides[vector].shape[0] * sides[vector].shape[1]
+        other = sides[1 - vector]
+        if shapes[1 - vector] is None:  # a vector and a scalar
+            value = sp.sstr(other, full_prec=False)
+            listed = f"[{', '.join([value] * n)}]" if n <= 6 else f"{value}*sp.ones({n}, 1)"
+            fix = (f"to give every element the value {value}, write Eq({names[vector]}, "
+                   f"{listed}); or write one equation per element, e.g. "
+                   f"Eq({names[vector]}[0], {value})")
+        else:
+            fix = ("write both sides with the same number of elements in the same shape (a "
+                   "column vector: sp.Matrix([...]) or a list), or one equation per element")
+        raise ModelDefinitionError(
+            f"{where}: Eq({names[0]}, {names[1]}) equates {_shape_text(shapes[0])} with "
+            f"{_shape_text(shapes[1])}: both sides of an equation need the same shape. "
+            f"{fix[0].upper() + fix[1:]}.")
+    lhs_m, rhs_m = sides
+    if shapes[0] is None:
+        return [(residual(lhs, rhs), sp.Equality(lhs, rhs, evaluate=False))]
+    diff = lhs_m - rhs_m
+    return [(diff[i], sp.Equality(lhs_m[i], rhs_m[i], evaluate=False))
+            for i in range(diff.shape[0] * diff.shape[1])]
+
+
+def _shape_text(shape: tuple | None) -> str:
+    if shape is None:
+        return "a scalar"
+    rows, cols = shape
+    if cols == 1 or rows == 1:
+        return f"a {max(rows, cols)}-vector"
+    return f"a {rows}x{cols} matrix"
+
+
+def _side_name(side, path: str) -> str:
+    """A side as the component writes it: ``self.frame.r_0`` for the elements of a vector
+    variable (symbols ``fix.frame.r_0[0]``, ``[1]``, ...) of the component at ``path``."""
+    if isinstance(side, sp.MatrixBase):
+        names = [getattr(x, "name", None) for x in side]
+        base = names[0][:-3] if names and names[0] and names[0].endswith("[0]") else None
+        if base and names == [f"{base}[{i}]" for i in range(len(names))]:
+            inside = base[len(path) + 1:] if path and base.startswith(path + ".") else \
+                (base if not path else None)
+            return f"self.{inside}" if inside else base
+        text = sp.sstr(list(side), full_prec=False)
+        return text if len(text) <= 60 else text[:57] + "..."
+    text = sp.sstr(side, full_prec=False)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class UnitFree:

@@ -7,6 +7,7 @@ Used by :mod:`acausal.run.hybrid`; see ``docs/events.md`` for the semantics.
 from __future__ import annotations
 
 import itertools
+from collections import deque
 
 import casadi as ca
 import numpy as np
@@ -18,6 +19,10 @@ MAX_GATED_RELATIONS = 6
 #: Time events: samples of a time-only indicator over the whole run when searching its roots.
 TIME_EVENT_SAMPLES = 20_000
 TIME_EVENT_BLOCK = 1024
+#: Chattering: this many events (or stops at crossings) within CHATTER_FRACTION of the simulated
+#: time span.
+CHATTER_EVENTS = 20
+CHATTER_FRACTION = 1e-6
 
 
 def crossed(g_ref: np.ndarray, g: np.ndarray) -> np.ndarray:
@@ -154,6 +159,13 @@ class TimeEvents:
     def rates(self, t: float, p: np.ndarray) -> np.ndarray:
         return self._dg.evaluate(t, p)[0]
 
+    def crossed_rows(self, t_from: float, t_to: float, p: np.ndarray) -> list[int]:
+        """The indicator rows (of the whole model) that crossed between two times."""
+        if not self.rows:
+            return []
+        hit = crossed(self.values(t_from, p), self.values(t_to, p))
+        return [self.rows[i] for i in np.flatnonzero(hit)]
+
     def _blocks(self, ts: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Indicators and their time derivatives at the TIME_EVENT_BLOCK times ``ts``: arrays
         of one row per indicator."""
@@ -260,3 +272,94 @@ class TimeEvents:
                     g_hi = 0.5 * g_hi
                 side = "lo"
         return hi
+
+
+class Chatter:
+    """Events, and stops at zero crossings, that pile up at one instant: a condition that keeps
+    crossing its threshold (``der(x) = event_if(x < 1, 1, -2)``: on either side of ``x = 1``
+    the dynamics drive ``x`` back) has no continuation as written. The run loop reports each
+    stop (:meth:`stop`, with the indicator rows that crossed) and each event (:meth:`event`,
+    with the clauses that fired); :meth:`message` names the conditions that kept crossing, as
+    written, with their components' paths, and what to do."""
+
+    def __init__(self, span: float) -> None:
+        self.limit = CHATTER_FRACTION * max(span, 1e-300)
+        self.stops: deque = deque(maxlen=CHATTER_EVENTS)  # (t, indicator rows that crossed)
+        self.events: deque = deque(maxlen=CHATTER_EVENTS)  # (t, labels of the clauses fired)
+
+    def stop(self, t: float, rows=()) -> bool:
+        """A stop at a crossing at ``t`` (``rows``: the indicators that crossed, if known);
+        True when the last CHATTER_EVENTS stops lie within the chattering time."""
+        self.stops.append((t, tuple(rows)))
+        return self._piled_up(self.stops)
+
+    def event(self, t: float, labels) -> bool:
+        """Clauses ``labels`` fired at ``t``; True when the last CHATTER_EVENTS events lie
+        within the chattering time."""
+        self.events.append((t, tuple(labels)))
+        return self._piled_up(self.events)
+
+    def _piled_up(self, log: deque) -> bool:
+        return len(log) == CHATTER_EVENTS and log[-1][0] - log[0][0] <= self.limit
+
+    def message(self, cs, kind: str = "stops") -> str:
+        """What chattered (``kind``: "stops" or "events") and what to do; ``cs`` the compiled
+        model (its flattened ``When`` clauses give the conditions as written)."""
+        log = self.stops if kind == "stops" else self.events
+        t0, t1 = log[0][0], log[-1][0]
+        counts: dict[str, int] = {}  # condition as written -> stops (or events) it took part in
+        if kind == "stops":
+            for _, rows in log:
+                for text in dict.fromkeys(_condition_of_row(cs, r) for r in rows):
+                    counts[text] = counts.get(text, 0) + 1
+        if not counts:  # events, or crossings not known (a run without a solver): the clauses
+            for _, labels in self.events:
+                for text in dict.fromkeys(_condition_of_label(cs, lab) for lab in labels):
+                    counts[text] = counts.get(text, 0) + 1
+        what = ("zero crossings of event conditions" if kind == "stops" else "events")
+        same = len(set(counts.values())) == 1  # counts shown where they tell one from another
+        named = "; ".join(text if same else f"{text} ({n} times)"
+                          for text, n in counts.items()) or "conditions not known"
+        return (
+            f"Chattering: {CHATTER_EVENTS} {what} between t = {t0:.12g} and {t1:.12g} (within "
+            f"{CHATTER_FRACTION:g} of the simulated time span), of: {named}. The condition "
+            "keeps crossing its threshold: on either side of it the model drives it back (a "
+            "sliding mode, such as a switch whose two branches push towards each other, or "
+            "a friction force that flips its sign at zero speed), so the run cannot go on as "
+            "written. Change the model there: use a smooth law instead of the switch (e.g. "
+            "tanh(v/v_reg) instead of sign(v), a regularised friction law); or add a hysteresis "
+            "(a Discrete mode switched on at one threshold and off at another, e.g. "
+            "When(x < 0.99, assign(on, 1)) and When(x > 1.01, assign(on, 0))); or, for "
+            "friction, use the stick/slip element (acausal.components.friction), whose stuck "
+            "mode gates the crossings at zero speed. (simulate(zeno='warn' or 'off') relaxes "
+            "the test of events that accumulate geometrically, not this one.) The solution up "
+            f"to t = {t1:.12g} is on the exception (err.solution).")
+
+
+def _event_rows(cs) -> list[int]:
+    """The clause (index into ``cs.events``) of each event indicator row."""
+    return cs.cached("indicator_clauses", lambda: [
+        k for k, ev in enumerate(cs.events) for _ in ev.indicators])
+
+
+def _condition_of_row(cs, row: int) -> str:
+    clauses = _event_rows(cs)
+    if not 0 <= row < len(clauses):
+        return "an event condition"
+    return _condition_of_label(cs, cs.events[clauses[row]].label, clauses[row])
+
+
+def _condition_of_label(cs, label: str, index: int | None = None) -> str:
+    """A clause as its user wrote it: ``event_if(heater.T < 1) in equation 1 of Heater
+    'heater'`` (both clauses an ``event_if`` is lowered to read alike), ``When(room.T < 19),
+    event 1 of Thermostat 'room.thermostat'``."""
+    for suffix in (" becoming true,", " becoming false,"):
+        if suffix in label:
+            return label.replace(suffix, " in", 1)
+    flat = getattr(cs, "flat", None)
+    events = getattr(flat, "events", None) or []
+    if index is None:
+        index = next((k for k, ev in enumerate(events) if ev.label == label), None)
+    if index is not None and index < len(events) and events[index].label == label:
+        return f"When({events[index].condition}), {label}"
+    return label

@@ -47,7 +47,14 @@ import numpy as np
 from ..base.errors import SimulationError, SimulationWarning
 from . import sundials
 from .buffers import Buffered, columns
-from .event_detection import RelationGates, TimeEvents, output_rows, split_indicators
+from .event_detection import (
+    CHATTER_EVENTS,
+    Chatter,
+    RelationGates,
+    TimeEvents,
+    output_rows,
+    split_indicators,
+)
 from .polish import newton_polish, polish_algebraic
 from .solution import Solution, non_finite_message
 
@@ -57,9 +64,6 @@ RESELECT_FRACTION = 0.5
 SWITCH_GAIN = 1.5
 #: Event iteration limit at one instant.
 MAX_EVENT_ITERATIONS = 50
-#: Chattering: this many events within CHATTER_FRACTION of the simulated time span.
-CHATTER_EVENTS = 20
-CHATTER_FRACTION = 1e-6
 #: Zeno detection: gaps between this many successive events shrinking geometrically (with a
 #: steady ratio) towards an accumulation point inside the simulated time.
 ZENO_EVENTS = 6
@@ -215,7 +219,7 @@ class HybridSimulation:
         # (realisation, t, x, z, p) just after each event of event_log (Solution.event_values)
         self.event_points: list[tuple] = []
         self.recent = deque(maxlen=CHATTER_EVENTS)
-        self.roots = deque(maxlen=CHATTER_EVENTS)
+        self.chatter = Chatter(float(grid[-1] - grid[0]))
         self.zeno_warned = False
         self.progress = progress
         self.span = float(grid[-1] - grid[0])
@@ -392,27 +396,15 @@ class HybridSimulation:
         self.event_points.append((self.cur, t, x.copy(), z.copy(), self.p.copy()))
         self.recent.append(t)
         self._check_zeno(labels)
-        if len(self.recent) == CHATTER_EVENTS and \
-                self.recent[-1] - self.recent[0] <= CHATTER_FRACTION * max(self.span, 1e-300):
-            names = sorted({lab for _, labs in self.event_log[-CHATTER_EVENTS:] for lab in labs})
-            self._raise(
-                f"Chattering: {CHATTER_EVENTS} events between t = {self.recent[0]:.12g} and "
-                f"{self.recent[-1]:.12g} ({'; '.join(names)}). The model switches faster and "
-                "faster (e.g. a bouncing ball coming to rest, or stick/slip at zero velocity). "
-                "Stop the simulation before that time, add a rest condition to the model, or "
-                "use a regularised (smooth) law.")
+        if self.chatter.event(t, labels):
+            self._raise(self.chatter.message(self.cur, "events"))
 
-    def record_root(self, t) -> None:
-        """Every stop at a crossing, fired or not: a crossing that repeats without end at one
-        instant (an indicator dithering around zero) is chattering too."""
-        self.roots.append(t)
-        if len(self.roots) == CHATTER_EVENTS and \
-                self.roots[-1] - self.roots[0] <= CHATTER_FRACTION * max(self.span, 1e-300):
-            self._raise(
-                f"Chattering: {CHATTER_EVENTS} zero crossings of event conditions between "
-                f"t = {self.roots[0]:.12g} and {self.roots[-1]:.12g}: a condition dithers "
-                "around its threshold. Add hysteresis to the condition or use a regularised "
-                "(smooth) law.")
+    def record_root(self, t, rows=()) -> None:
+        """Every stop at a crossing (``rows``: the indicators that crossed), fired or not: a
+        crossing that repeats without end at one instant (a condition dithering around its
+        threshold) is chattering too (:class:`Chatter` names the conditions)."""
+        if self.chatter.stop(t, rows):
+            self._raise(self.chatter.message(self.cur))
 
     def _check_zeno(self, labels) -> None:
         """Events whose gaps shrink geometrically towards a point inside the run (a ball coming
@@ -599,7 +591,9 @@ class HybridSimulation:
                 continue
             at_time_event = time_event and t == t_stop
             if status == sundials.ROOT_RETURN or at_time_event:
-                self.record_root(t)
+                self.record_root(t, [prob.rows[i] for i in reported if i < len(prob.rows)]
+                                 if status == sundials.ROOT_RETURN else
+                                 te.crossed_rows(self.t, t, self.p))
                 if z.size and z.size <= MAX_POLISHED_ALGEBRAICS:
                     z = polish_algebraic(self.cur, np.array([t]), x.reshape(-1, 1),
                                          z.reshape(-1, 1), self.p).ravel()

@@ -18,6 +18,7 @@ from .hybrid import HybridSimulation
 from .initialize import initialize_with_branches, solve_algebraic
 from .polish import newton_polish
 from .solution import Solution
+from .stuck_report import report_stuck
 from .sundials import Settings
 
 DEFAULT_INTERVALS = 500
@@ -182,6 +183,7 @@ SIMULATE_OPTIONS = {
     "verbose": "show the solver's own messages (False: kept for error messages)",
     "jit": "compile the solver's functions to machine code with the C compiler (False)",
     "zeno": "events accumulating like Zeno behaviour: 'raise' (default), 'warn' or 'off'",
+    "stuck_report": "warn about friction joints stuck through the whole run (True)",
 }
 
 
@@ -233,7 +235,10 @@ def simulate(model: Component | CompiledModel, t_end: float, **options: Any) -> 
     and quoted in error messages; True: printed to stderr as they come), ``zeno`` (what events
     whose gaps shrink towards an accumulation point inside the run do: ``"raise"`` a
     SimulationError (default), ``"warn"`` once with a SimulationWarning and go on, ``"off"``: no
-    test; see docs/events.md).
+    test; see docs/events.md), ``stuck_report`` (True: a SimulationWarning names each friction
+    joint that stayed stuck through the whole run while it held a load, with the friction it
+    could hold against the load it held; False: no check; see docs/joint_friction.md, "Stuck
+    joints").
     """
     check_options(options)
     if not isinstance(model, (Component, CompiledModel)):
@@ -256,7 +261,7 @@ def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
               integrator_options: dict | None = None,
               dynamic_state_selection: bool | None = None,
               progress: bool | None = None, verbose: bool = False,
-              jit: bool = False, zeno: str = "raise") -> Solution:
+              jit: bool = False, zeno: str = "raise", stuck_report: bool = True) -> Solution:
     t_end, t_start = as_time(t_end, "t_end"), as_time(t_start, "t_start")
     grid = output_grid(t_start, t_end, n_points, dt, t_eval,
                        columns=1 + cs.x.numel() + cs.z.numel())
@@ -272,6 +277,8 @@ def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
         raise InputError(f"zeno must be 'raise', 'warn' or 'off', got {zeno!r} (see "
                          "docs/events.md, 'Chattering and Zeno behaviour').")
     settings.zeno = zeno
+    if not isinstance(stuck_report, bool):
+        raise InputError(f"stuck_report must be True or False, got {stuck_report!r}.")
     p = cs.parameter_vector(params)
     with cs.start_values(start):
         init = initialize_with_branches(cs, p, t_start)
@@ -295,6 +302,8 @@ def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
         if take is not None and err.solution is not None:
             err.solution._keep_points(take)  # the results so far, at the requested times only
         raise
+    if stuck_report and not sol.interrupted:  # over the whole run, before t_eval's cut
+        report_stuck(sol)
     if take is not None:
         sol._keep_points(take)
     return sol

@@ -47,12 +47,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import sympy as sp
 
-from acausal import Eq, Parameter, Variable
+from acausal import Eq, Parameter, StuckMonitor, Variable
 from acausal.errors import ModelDefinitionError, SimulationError
 from acausal.library.friction import coulomb
 from acausal.library.rotations import vector
 
-from ..joint_friction import smooth_magnitude
+from ..joint_friction import STUCK_SPEED_FACTOR, smooth_magnitude
 from .interfaces import T
 from .joint_friction import _OwnerDrivenPrismatic, _OwnerDrivenRevolute, split_along
 from .joints import Cylindrical, Prismatic, Revolute, Spherical, unit_axis
@@ -63,6 +63,12 @@ __all__ = ["CylindricalWithCoulombFriction", "PrismaticWithCoulombFriction",
 
 _SOLUTIONS = ("simultaneous", "relaxation")
 _REGULARIZATIONS = ("tanh", "linear")
+#: The stuck-joint report (docs/joint_friction.md, "Stuck joints") counts a joint stuck while
+#: its surface slip stays below STUCK_SPEED_FACTOR*v_reg and its surface travel within this
+#: [m]: ten times MotionSolve's default bristle deflection at rest (0.01 mm), the bound the
+#: LuGre joints use (STUCK_TRAVEL_BRISTLES). A regularised Coulomb joint under a load creeps at
+#: about v_reg*atanh(load/level); one that moves by no more in a whole run holds its load.
+STUCK_TRAVEL = 1e-4
 
 
 class _CoulombJointFriction:
@@ -109,6 +115,20 @@ class _CoulombJointFriction:
     def _magnitude(self, x):
         return smooth_magnitude(x, self.force_eps)
 
+    def _coulomb_monitor(self, quantity: str, slip, travel, held, capacity,
+                         motion=None) -> list:
+        """The stuck-joint report's monitor: surface ``slip`` (positions ``travel``, None:
+        integrated), the friction ``held`` against the level ``capacity``; ``motion``: (the
+        joint's coordinate, its unit)."""
+        return [StuckMonitor(quantity, slip=slip, speed_limit=STUCK_SPEED_FACTOR * self.v_reg,
+                             travel=travel, motion=motion,
+                             travel_limit=STUCK_TRAVEL, capacity=capacity, held=held,
+                             details=(("reaction force", sp.sqrt(sum(
+                                 (self.reaction[i] ** 2 for i in range(3)), sp.Integer(0))),
+                                 "N"),),
+                             advice="lower mu (the friction it can hold is mu times the "
+                             "reaction force, times the radius for a torque)")]
+
 
 class PrismaticWithCoulombFriction(_CoulombJointFriction, Prismatic):
     """Prismatic joint with the notes' axial Coulomb friction ``mu F_NORMAL``.
@@ -133,6 +153,10 @@ class PrismaticWithCoulombFriction(_CoulombJointFriction, Prismatic):
             Eq(self.normal_force, self._magnitude(f_perp)),
             Eq(self.friction_force, self._sign(self.v, self.mu * self.normal_force)),
             Eq(self.f, self.f_drive - self.friction_force)]
+
+    def monitors(self) -> list:
+        return self._coulomb_monitor("force", self.v, self.s, self.friction_force,
+                                     self.mu * self.normal_force, (self.s, "m"))
 
 
 class RevoluteWithCoulombFriction(_CoulombJointFriction, Revolute):
@@ -166,6 +190,11 @@ class RevoluteWithCoulombFriction(_CoulombJointFriction, Revolute):
             Eq(self.friction_torque, self._sign(self.R * self.w, level)),
             Eq(self.tau, self.tau_drive - self.friction_torque)]
 
+    def monitors(self) -> list:
+        level = self.mu * self.R * self.radial_force + self.mu_END * self.R_END * self.axial_force
+        return self._coulomb_monitor("torque", self.R * self.w, self.R * self.phi,
+                                     self.friction_torque, level, (self.phi, "rad"))
+
 
 class CylindricalWithCoulombFriction(_CoulombJointFriction, Cylindrical):
     """Cylindrical joint with the notes' axial and torsional Coulomb friction, each with the
@@ -198,6 +227,12 @@ class CylindricalWithCoulombFriction(_CoulombJointFriction, Cylindrical):
                 Eq(self.friction_torque, self._sign(self.R * self.w, self.R * level)),
                 Eq(self.prismatic.f, -self.friction_force),
                 Eq(self.revolute.tau, -self.friction_torque)]
+
+    def monitors(self) -> list:
+        """The sleeve's surface slip (axial, circumferential) against its friction force."""
+        return self._coulomb_monitor(
+            "force", [self.v, self.R * self.w], [self.s, self.R * self.phi],
+            [self.friction_force, self.friction_torque / self.R], self.mu * self.radial_force)
 
 
 class SphericalWithCoulombFriction(_CoulombJointFriction, Spherical):
@@ -243,6 +278,13 @@ class SphericalWithCoulombFriction(_CoulombJointFriction, Spherical):
                *(Eq(fb.t[i], self.friction_torque[i]) for i in range(3))]
         a_t = vector(fa.t) + T(fa) * T(fb).T * vector(fb.t)
         return eqs + [Eq(a_t[i], 0) for i in range(3)]
+
+    def monitors(self) -> list:
+        """The ball's surface slip (3-D; its travel integrated over the output points)."""
+        level = self.mu * self.R * (self.radial_force + self.alpha * self.axial_force)
+        return self._coulomb_monitor(
+            "torque", [self.R * self.w_rel[i] for i in range(3)], None,
+            [self.friction_torque[i] for i in range(3)], level)
 
 
 # ------------------------------------------------------------------------------------------

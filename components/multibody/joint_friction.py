@@ -150,6 +150,28 @@ class _PinFriction(_FrictionWork, JointFrictionAttributes):
         force, law_eqs = self._friction_law(self.slip_velocity, self.normal_force)
         return eqs + law_eqs + [Eq(self.normal_force, normal), Eq(self.friction_force, force)]
 
+    def _pin_monitor(self, w, phi) -> list:
+        """The stuck-joint report's monitor of the pin turning at ``w`` (angle ``phi``)."""
+        r = self.pin_radius
+        preload = self._friction_on(self.torque_preload / (self.mu_static * r))
+        details = self._normal_details(
+            ("bending_moment", "bending moment / bending_reaction_arm", self.n_bending),
+            ("reaction_force", "axial thrust x friction_arm/pin_radius", self.n_axial),
+            ("reaction_force", "radial load", self.n_radial),
+            ("preload", "torque_preload/(mu_static pin_radius)", preload))
+        return self._stuck_monitor(
+            "torque", r * w, r * phi, self.friction_torque, self.normal_force, arm=r,
+            motion=(phi, "rad"), details=details, advice=_PIN_ADVICE)
+
+
+#: What the stuck-joint report tells a user whose pin joint never turns.
+_PIN_ADVICE = (
+    "lower mu_static or the normal force, with the bearing's real dimensions: the bending "
+    "moment enters it divided by bending_reaction_arm (MotionSolve's default 1 mm turns 1 N m "
+    "into 1000 N) and the axial thrust times friction_arm/pin_radius, so a longer "
+    "bending_reaction_arm and a shorter friction_arm lower it; inputs without BENDING_MOMENT "
+    "leaves the bending moment out")
+
 
 class RevoluteWithFriction(_PinFriction, Revolute):
     """3-D revolute joint with pin friction (MotionSolve ``Force_JointFriction`` on a revolute
@@ -184,6 +206,9 @@ class RevoluteWithFriction(_PinFriction, Revolute):
         eqs = self.flange_equations(self.tau_drive)
         eqs.append(Eq(self.tau, self.tau_drive - self.friction_torque))
         return eqs + self._pin_equations(self.frame_b, unit_axis(self.n, self), self.w)
+
+    def monitors(self) -> list:
+        return self._pin_monitor(self.w, self.phi)
 
 
 class _SlidingContact(_FrictionWork, JointFrictionAttributes):
@@ -220,6 +245,19 @@ class _SlidingContact(_FrictionWork, JointFrictionAttributes):
                Eq(self.n_bending, self._magnitude(t_perp / self.overlap)),
                *self._overlap_equations(self.s)]
         return eqs, t_axial
+
+    def _sliding_details(self) -> tuple:
+        """The normal force's parts the stuck-joint report quotes (radial load, bending)."""
+        return (("bending_moment", "bending moment / overlap", self.n_bending),
+                ("reaction_force", "radial load", self.n_radial))
+
+
+#: What the stuck-joint report tells a user whose sliding joint never moves.
+_SLIDER_ADVICE = (
+    "lower mu_static or the normal force, with the slider's real dimensions: the bending "
+    "moment enters it divided by the overlap (initial_overlap) and the torsional moment "
+    "divided by reaction_arm (MotionSolve's default 1 mm turns 1 N m into 1000 N), so longer "
+    "ones lower it; the force_preload adds force_preload/mu_static")
 
 
 class PrismaticWithFriction(_SlidingContact, Prismatic):
@@ -275,6 +313,16 @@ class PrismaticWithFriction(_SlidingContact, Prismatic):
                                        self.force_preload)
         force, law_eqs = self._friction_law(self.slip_velocity, self.normal_force)
         return eqs + law_eqs + [Eq(self.normal_force, normal), Eq(self.friction_force, force)]
+
+    def monitors(self) -> list:
+        details = self._normal_details(
+            *self._sliding_details(),
+            ("torsional_moment", "torsional moment / reaction_arm", self.n_torsion),
+            ("preload", "force_preload/mu_static",
+             self._friction_on(self.force_preload / self.mu_static)))
+        return self._stuck_monitor("force", self.v, self.s, self.friction_force,
+                                   self.normal_force, motion=(self.s, "m"), details=details,
+                                   advice=_SLIDER_ADVICE)
 
 
 class CylindricalWithFriction(_SlidingContact, Cylindrical):
@@ -357,6 +405,16 @@ class CylindricalWithFriction(_SlidingContact, Cylindrical):
                                 Eq(self.friction_force[0], forces[0]),
                                 Eq(self.friction_force[1], forces[1])]
 
+    def monitors(self) -> list:
+        """The sleeve's surface slip (axial, circumferential) against its friction force;
+        the capacity is that of the larger of the two directions' loads."""
+        r = self.pin_radius
+        normal = sp.Max(self.normal_force_axial, self.normal_force_circ)
+        return self._stuck_monitor(
+            "force", [self.v, r * self.w], [self.s, r * self.phi],
+            [self.friction_force[0], self.friction_force[1]], normal,
+            details=self._normal_details(*self._sliding_details()), advice=_SLIDER_ADVICE)
+
 
 class SphericalWithFriction(_FrictionWork, JointFrictionAttributes, Spherical):
     """3-D spherical joint with friction on the ball: the reaction force and the torque preload
@@ -425,6 +483,20 @@ class SphericalWithFriction(_FrictionWork, JointFrictionAttributes, Spherical):
         return eqs + law_eqs + [Eq(self.normal_force, normal),
                                 *(Eq(self.friction_force[i], forces[i]) for i in range(3))]
 
+    def monitors(self) -> list:
+        """The ball's surface slip (3-D; its travel integrated over the output points)."""
+        r = self.ball_radius
+        details = self._normal_details(
+            ("reaction_force", "reaction force", self.n_reaction),
+            ("preload", "torque_preload/(mu_static ball_radius)",
+             self._friction_on(self.torque_preload / (self.mu_static * r))))
+        return self._stuck_monitor(
+            "torque", [r * self.w_rel[i] for i in range(3)], None,
+            [self.friction_torque[i] for i in range(3)], self.normal_force, arm=r,
+            details=details,
+            advice="lower mu_static or ball_radius (the friction torque it can hold is "
+            "mu_static x ball_radius x the reaction force), or the torque_preload")
+
 
 class UniversalWithFriction(_PinFriction, Universal):
     """3-D universal (Hooke) joint with pin friction on one yoke: the pin of ``yoke_choice``
@@ -463,3 +535,7 @@ class UniversalWithFriction(_PinFriction, Universal):
         pin = self._pin()
         return [*super().equations(), Eq(pin.tau, -self.friction_torque),
                 *self._pin_equations(pin.frame_b, unit_axis(pin.n, self), pin.w)]
+
+    def monitors(self) -> list:
+        pin = self._pin()
+        return self._pin_monitor(pin.w, pin.phi)

@@ -62,6 +62,7 @@ from .checks import (
     valid_sequence,
     vector_rule,
 )
+from .inertia_axes import check_inertia_where_it_matters
 from .interfaces import Frame, T, constant, constant_vector, resolve1, vector_equations
 from .world import World
 
@@ -367,20 +368,9 @@ class Body(Component):
         return eqs
 
     def check_parameters(self) -> None:
-        # a body that carries its own orientation turns about every axis: there moments that
-        # no mass distribution has are an error, not the warning of the rule (see checks.py)
-        if is_root(self.frame_a):
-            triangle = INERTIA_TRIANGLE
-            names = triangle.parameters
-            values = [getattr(self, k) for k in names]
-            problem = None if INERTIA_DEFINITE.broken(values) else triangle.broken(values)
-            if problem:
-                given = ", ".join(f"{k}={float(v):g}" for k, v in zip(names, values))
-                raise ParameterError(
-                    f"{type(self).__name__} '{self.path}': {problem} ({given}). It carries its "
-                    "own orientation (nothing else orients its frame_a), so it turns about "
-                    f"every axis and all its moments matter. Rule: {triangle.text}; give the "
-                    "moments of inertia about all three axes.")
+        # moments no mass distribution has: an error where the body can turn about several
+        # axes, the rule's warning where it turns about one only (see inertia_axes.py)
+        check_inertia_where_it_matters(self)
         super().check_parameters()
 
     def structural_advice(self) -> str:
@@ -743,11 +733,13 @@ class Rotor1D(Component):
 
 class RollingWheel(Component):
     """A wheel (mass ``m``, inertia ``I_axis`` about its axis and ``I_long`` across it)
-    rolling without slip on the ground z = 0 (MultiBody ``Parts.RollingWheel``): a
-    :class:`Body` at the centre plus :class:`~acausal.components.multibody.joints.RollingWheel`.
-    Its coordinates ``x, y, angles, der_angles`` start fixed (MultiBody's defaults: 0). Put
-    the world's gravity along -z (``World(n=(0, 0, -1))``). Viewer: a dark disc (its body
-    is not drawn).
+    rolling without slip on the ground z = 0, or on a road with a ``grade`` (MultiBody
+    ``Parts.RollingWheel``): a :class:`Body` at the centre plus
+    :class:`~acausal.components.multibody.joints.RollingWheel` (whose docstring gives the road
+    frame and the equations; its coordinates are in the road frame). Its coordinates
+    ``x, y, angles, der_angles`` start fixed (MultiBody's defaults: 0). Put the world's gravity
+    along -z (``World(n=(0, 0, -1))``). Viewer: a dark disc with a rim mark, and its road (its
+    body is not drawn).
     """
 
     # structural: handed to the body and the joint when the model is built (change
@@ -759,6 +751,10 @@ class RollingWheel(Component):
                        description="inertia about the axis")
     I_long = Parameter(1.0, structural=True, unit="kg.m2", min=0.0,
                        description="inertia across the axis")
+    grade = Parameter(0.0, structural=True, unit="rad", min=-math.pi / 2, max=math.pi / 2,
+                      min_exclusive=True, max_exclusive=True,
+                      description="angle of the road to the world x axis (> 0: rises towards "
+                      "+x; rad, not percent)")
     frame_a = Frame()
     x = Variable(start=0.0, fixed=True, unit="m", state_priority=10)
     y = Variable(start=0.0, fixed=True, unit="m", state_priority=10)
@@ -773,7 +769,8 @@ class RollingWheel(Component):
         self.body = Body(r_CM=(0.0, 0.0, 0.0), m=kw.get("m", 1.0),
                          I_11=kw.get("I_long", 1.0), I_22=kw.get("I_axis", 1.0),
                          I_33=kw.get("I_long", 1.0))
-        self.rollingWheel = RollingWheelJoint(radius=kw.get("radius", 0.3))
+        self.rollingWheel = RollingWheelJoint(radius=kw.get("radius", 0.3),
+                                              grade=kw.get("grade", 0.0))
         self.body._animation = False  # the wheel draws itself (MultiBody animation=false)
 
     def connections(self):

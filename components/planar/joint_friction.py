@@ -165,6 +165,19 @@ class RevoluteWithFriction(JointFrictionAttributes, Revolute):
         f, law_eqs = self._friction_law(self.slip_velocity, self.normal_force)
         return eqs + law_eqs + [Eq(self.normal_force, normal), Eq(self.friction_force, f)]
 
+    def monitors(self) -> list:
+        """The stuck-joint report's monitor (docs/joint_friction.md, "Stuck joints")."""
+        r = self.pin_radius
+        details = self._normal_details(
+            ("reaction_force", "radial load", self.f_radial),
+            ("preload", "torque_preload/(mu_static pin_radius)",
+             self._friction_on(self.torque_preload / (self.mu_static * r))))
+        return self._stuck_monitor(
+            "torque", r * self.w, r * self.phi, self.friction_torque, self.normal_force, arm=r,
+            motion=(self.phi, "rad"), details=details,
+            advice="lower mu_static, pin_radius or torque_preload (the friction torque it can "
+            "hold is mu_static x pin_radius x the radial load, plus the preload)")
+
 
 class PrismaticWithFriction(JointFrictionAttributes, Prismatic):
     """Planar prismatic joint with slider friction driven by the normal reaction and the planar
@@ -266,3 +279,17 @@ class PrismaticWithFriction(JointFrictionAttributes, Prismatic):
             self.force_preload)
         f, law_eqs = self._friction_law(self.slip_velocity, self.normal_force)
         return eqs + law_eqs + [Eq(self.normal_force, normal), Eq(self.friction_force, f)]
+
+    def monitors(self) -> list:
+        """The stuck-joint report's monitor (docs/joint_friction.md, "Stuck joints")."""
+        details = self._normal_details(
+            ("bending_moment", "planar moment / overlap", sp.Abs(self.m_bending / self.overlap)),
+            ("reaction_force", "normal reaction", sp.Abs(self.f_normal)),
+            ("preload", "force_preload/mu_static",
+             self._friction_on(self.force_preload / self.mu_static)))
+        return self._stuck_monitor(
+            "force", self.v, self.s, self.friction_force, self.normal_force,
+            motion=(self.s, "m"), details=details,
+            advice="lower mu_static or the normal force: the planar moment enters it divided by "
+            "the overlap (initial_overlap), so a longer overlap lowers it; the force_preload "
+            "adds force_preload/mu_static")

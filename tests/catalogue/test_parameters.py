@@ -12,6 +12,7 @@ import sys
 import warnings
 
 import pytest
+from message_checks import raises
 
 from acausal import (
     Component,
@@ -34,27 +35,6 @@ from acausal.components.multibody.motionsolve_xml import (
     read_force_joint_friction,
 )
 from acausal.errors import ParameterWarning
-
-
-def raises(cls, *texts):
-    """pytest.raises(cls) that also checks the message contains every text."""
-
-    class _Check:
-        def __enter__(self):
-            self.ctx = pytest.raises(cls)
-            self.info = self.ctx.__enter__()
-            return self.info
-
-        def __exit__(self, *exc):
-            handled = self.ctx.__exit__(*exc)
-            if not handled:
-                return False
-            message = str(self.info.value)
-            for text in texts:
-                assert text in message, f"{text!r} not in: {message}"
-            return handled
-
-    return _Check()
 
 
 def pendulum(body=None, joint=None, world=None):

@@ -28,6 +28,7 @@ from acausal.components.multibody.joint_friction import (
     UniversalWithFriction,
 )
 from acausal.components.sources import Speed, TranslationalSpeed
+from acausal.errors import SimulationWarning
 
 TIGHT = {"rtol": 1e-10, "atol": 1e-12}
 MU_S, MU_D, V_S, K2 = 0.3, 0.2, 1e-3, 0.4
@@ -188,7 +189,9 @@ def test_prismatic_sticks_below_breakaway_and_slides_above():
     cs = compile(LoadedJoint(joint, body, force_sources=pull))
     f_s = MU_S * N
     for fraction in (0.5, 0.9):
-        sol = cs.simulate(6.0, dt=0.01, params={"f[0].height": fraction * f_s}, **TIGHT)
+        # below break-away the joint holds: the end-of-run report says so, naming it
+        with pytest.warns(SimulationWarning, match="Friction stuck: PrismaticWithFriction 'joint'"):
+            sol = cs.simulate(6.0, dt=0.01, params={"f[0].height": fraction * f_s}, **TIGHT)
         assert np.max(np.abs(sol["joint.bristle"])) <= delta
         creep = -delta * np.log(1 - fraction)
         assert sol["joint.s"][-1] == pytest.approx(creep, rel=1e-2)
@@ -364,8 +367,8 @@ def test_planar_mechanism_from_3d_friction_joints_equals_the_planar_one():
              "pin.normal_force", "slider_joint.friction_force", "pin.friction_torque")
     t = np.linspace(0.0, 2.0, 41)
 
-    def run(model):
-        return compile(model).simulate(2.0, t_eval=t, rtol=RTOL, atol=ATOL)
+    def run(model):  # the slider holds through the run: the stuck report is not the point here
+        return compile(model).simulate(2.0, t_eval=t, rtol=RTOL, atol=ATOL, stuck_report=False)
 
     flat = run(slider_pendulum(pl))
     speed = 0.5 * np.max(np.abs(flat["pin.w"]))
@@ -423,7 +426,8 @@ def test_revolute_sticks_below_breakaway_and_slides_above():
     cs = compile(LoadedJoint(joint, body, F=(30.0, 40.0, 0.0), torque_sources=twist))
     t_s = MU_S * 50.0 * R_P
     for fraction in (0.5, 0.9):
-        sol = cs.simulate(6.0, dt=0.01, params={"t[2].height": fraction * t_s}, **TIGHT)
+        with pytest.warns(SimulationWarning, match="Friction stuck: RevoluteWithFriction 'joint'"):
+            sol = cs.simulate(6.0, dt=0.01, params={"t[2].height": fraction * t_s}, **TIGHT)
         assert np.max(np.abs(sol["joint.bristle"])) <= delta
         creep = -delta * np.log(1 - fraction)
         # the quasi-static formula is the slow-ramp limit (prismatic test); this 5 s ramp

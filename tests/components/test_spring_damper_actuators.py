@@ -641,7 +641,10 @@ class CarriedRotor(Component):
         self.arm = mb.FixedTranslation(r=(0.5, 0.0, 0.0))
         self.joint2 = mb.Revolute(n=(1.0, 0.0, 1.0), phi=Variable(start=-0.4, **fixed),
                                   w=Variable(start=-3.0, **fixed))
-        self.rotor = mb.Body(m=1.0, r_CM=(0.0, 0.2, 0.0), I_11=0.01, I_22=0.03, I_33=0.02,
+        # principal moments 0.0092, 0.025, 0.0308: a real mass distribution (with I_33 = 0.02
+        # the largest, 0.0308, exceeded the sum of the other two, refused for a body that
+        # turns about two axes)
+        self.rotor = mb.Body(m=1.0, r_CM=(0.0, 0.2, 0.0), I_11=0.01, I_22=0.03, I_33=0.025,
                              I_21=0.004)
         self.anchor = mb.Fixed(r=(0.0, 1.0, 0.3))
         self.rsda = sda3.RSDA(n=(1.0, 0.0, 1.0), k_theta=KT, theta0=0.3)

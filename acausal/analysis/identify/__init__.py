@@ -193,7 +193,7 @@ def identify(system: Component | CompiledModel, experiments: Any, parameters: An
     _check_whole_number("threads", threads, 1)
 
     theta = parameter_spec(cs, parameters, bounds)
-    runs = [prepare_run(cs, e, k) for k, e in enumerate(experiments)]
+    runs = [prepare_run(cs, e, k, len(theta.names)) for k, e in enumerate(experiments)]
     seen: set[str] = set()
     for run in runs:
         if run.name in seen:

@@ -138,9 +138,10 @@ def _per_signal(option: Any, signals: list[str], n: int, label: str, what: str
     return out
 
 
-def prepare_run(cs: CompiledModel, experiment: Any, index: int) -> Run:
+def prepare_run(cs: CompiledModel, experiment: Any, index: int, unknowns: int = 0) -> Run:
     """``experiment`` (an Experiment, or data taken as one) checked against the model and
-    prepared: sample times, signals, weights; named in messages as given or by ``index``."""
+    prepared: sample times, signals, weights; named in messages as given or by ``index``
+    (``unknowns``: how many the fit estimates, quoted when the data are too few)."""
     if not isinstance(experiment, Experiment):
         experiment = Experiment(experiment)
     name = experiment.name or f"experiment {index}"
@@ -202,6 +203,16 @@ def prepare_run(cs: CompiledModel, experiment: Any, index: int) -> Run:
             sqrt_w[:, i] = np.sqrt(weights[s])
         else:
             spread = float(np.ptp(y[:, i]))
+            if n == 1:  # no range to weight by, and not "constant": one value
+                needed = (f" (this fit estimates {unknowns} parameter(s), so it needs at least "
+                          f"{unknowns} measured value(s), samples x signals, over all "
+                          "experiments)" if unknowns else "")
+                raise InputError(
+                    f"{label} has one sample (t = {t[0]:g}), so signal '{s}' has no range to "
+                    "weight it by (without sigma= a signal is weighted by 1/range^2 of its "
+                    "data). Give at least two samples per signal, and at least as many measured "
+                    f"values as the fit has unknowns{needed}; or, to fit one sample, give its "
+                    f"noise level with sigma={{'{s}': ...}}.")
             if not spread > 0:
                 raise InputError(f"{label}: signal '{s}' is constant in the data, so it has no "
                                  "range to weight it by; give its noise level with sigma={"
