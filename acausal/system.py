@@ -16,17 +16,17 @@ so that no layer below imports one above it (see docs/architecture.md).
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .analysis.linearize import OperatingPoint, StateSpace, linearize, trim
-from .analysis.optimal_control import OptimalControl
 from .compiler.compiled_model import CompiledModel
 from .compiler.pipeline import compile_model
-from .export.c_code import generate_c
-from .export.fmu import export_fmu
 from .language.model import Component, register_compiler
 from .run.simulate import simulate_compiled
 from .run.solution import Solution
+
+if TYPE_CHECKING:  # the analyses and exporters load when a verb is first called (import time)
+    from .analysis.linearize import OperatingPoint, StateSpace
+    from .analysis.optimal_control import OptimalControl
 
 
 class CompiledSystem(CompiledModel):
@@ -47,29 +47,39 @@ class CompiledSystem(CompiledModel):
 
     def linearize(self, t: float = 0.0, operating_point: Any = None,
                   **options: Any) -> StateSpace:
-        """State-space matrices (A, B, C, D) at an operating point (see
-        :func:`acausal.analysis.linearize.linearize`)."""
+        """State-space matrices (A, B, C, D) at an operating point, in the compiled states or
+        in ``states=[...]`` (see :func:`acausal.analysis.linearize.linearize`)."""
+        from .analysis.linearize import linearize
+
         return linearize(self, t, operating_point, **options)
 
     def trim(self, **options: Any) -> OperatingPoint:
         """A steady operating point: der(x) = 0 (see :func:`acausal.analysis.linearize.trim`)."""
+        from .analysis.linearize import trim
+
         return trim(self, **options)
 
     def optimal_control(self, t_start: float = 0.0, t_end: float | None = None,
                         **options: Any) -> OptimalControl:
         """An optimal control problem on this system (see
         :class:`acausal.analysis.optimal_control.OptimalControl`)."""
+        from .analysis.optimal_control import OptimalControl
+
         return OptimalControl(self, t_start=t_start, t_end=t_end, **options)
 
     def export_fmu(self, path: Any, fmi_version: str = "2.0", kind: str = "model-exchange",
                    **options: Any):
         """Write an FMU (FMI 2.0 model exchange or co-simulation) of this system (see
         :func:`acausal.export.fmu.export_fmu`)."""
+        from .export.fmu import export_fmu
+
         return export_fmu(self, path, fmi_version=fmi_version, kind=kind, **options)
 
     def generate_c(self, directory: Any, **options: Any):
         """Write the model's functions as plain C (see
         :func:`acausal.export.c_code.generate_c`)."""
+        from .export.c_code import generate_c
+
         return generate_c(self, directory, **options)
 
 

@@ -7,9 +7,10 @@ Usage::
 
     system = compile(Oscillator())
     runs = simulate_many(system, parameter_grid({"spring.c": [50, 100], "mass.m": [1, 2]}),
-                         t_end=5.0, dt=0.01)                       # local processes
+                         t_end=5.0, dt=0.01)      # here or in local processes, as pays
     for run in runs:                                             # input order
         print(run.params, run.solution["mass.s"][-1] if run.ok else run.error)
+    print(runs.stats["reason"])                                  # where they ran, and why
 
     from dask.distributed import Client                          # pip install dask distributed
     runs = simulate_many(system, grid, 5.0, client=Client("tcp://scheduler:8786"))
@@ -31,6 +32,8 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import logging
+import math
 import multiprocessing
 import os
 import pickle
@@ -38,7 +41,7 @@ import threading
 import time
 import traceback
 from collections.abc import Iterable, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,12 +49,14 @@ import casadi as ca
 import numpy as np
 
 from ..base.errors import AcausalError, ParameterError, SimulationError
+from ..base.progress import CountProgress, progress_enabled
 from ..compiler.compiled_model import CompiledModel
 from ..language.model import Component
 from .solution import Solution
 
-__all__ = ["Ensemble", "RunResult", "deserialize_system", "parameter_grid", "serialize_system",
-           "simulate_many"]
+__all__ = ["FIRST_MEMBER_DECIDES_S", "WORKER_START_S", "Ensemble", "RunResult",
+           "deserialize_system", "parameter_grid", "processes_pay", "serialize_system",
+           "simulate_many", "start_method"]
 
 
 # -- results ------------------------------------------------------------------------------------
@@ -86,7 +91,24 @@ class RunResult:
 
 
 class Ensemble(list):
-    """The results of :func:`simulate_many`, a list of :class:`RunResult` in input order."""
+    """The results of :func:`simulate_many`, a list of :class:`RunResult` in input order.
+
+    ``stats`` says where the members ran and why (the choice of ``processes=None`` made
+    visible):
+
+    * ``where``: ``"this process"``, ``"worker processes"``, ``"this process, then worker
+      processes"`` or ``"dask"``; ``reason``: the same in a sentence, with the estimates;
+    * ``in_process``, ``in_workers``: members run here and in workers (processes or Dask);
+      ``workers``: worker processes started (0 for none and for Dask);
+    * ``start_method``: the processes' start method (``None`` for Dask and ``processes=0``);
+      ``member_s``, ``worker_start_s``: the estimates the choice of ``processes=None`` compared
+      (``None`` otherwise);
+    * ``failed``: members with an error; ``elapsed_s``: the whole call, in seconds.
+    """
+
+    def __init__(self, runs: Iterable[RunResult] = ()) -> None:
+        super().__init__(runs)
+        self.stats: dict[str, Any] = {}
 
     @property
     def solutions(self) -> list[Solution | None]:
@@ -226,11 +248,24 @@ def _run_member(token: str, blob: bytes | None, t_end: float, params: dict,
 
 # -- the sweep ----------------------------------------------------------------------------------
 
+#: Estimated seconds until a pool of worker processes has run its first member, by start
+#: method: ``fork`` copies this process, modules and all (0.15 s measured for two workers and
+#: six small members on two cores); ``spawn`` and ``forkserver`` start fresh interpreters that
+#: import acausal, the solver library and the calling script (1.2 to 2.5 s per worker measured
+#: on two busy cores). Only the choice of ``processes=None`` reads them.
+WORKER_START_S = {"fork": 0.25, "spawn": 2.0, "forkserver": 2.0}
+#: The first member's time includes one-time set-up (the solver library loaded, the solver's
+#: functions built) that later members do not pay, so it decides alone for worker processes
+#: only when it took at least this long (or twice the start cost, if more); else a second
+#: member is timed first.
+FIRST_MEMBER_DECIDES_S = 2.0
+
+_log = logging.getLogger(__name__)
+
+
 def _check_options(options: dict) -> None:
     from .simulate import SIMULATE_OPTIONS, check_options
 
-    if "progress" in options:
-        raise AcausalError("simulate_many() shows no progress bar: do not pass progress=.")
     accepted = {k: v for k, v in SIMULATE_OPTIONS.items() if k not in ("params", "progress")}
     check_options(options, accepted, "simulate_many")
 
@@ -248,35 +283,83 @@ def _build_native_code(system: CompiledModel) -> None:
     prepare_driver()
 
 
+def start_method(mp_context: str | None) -> str:
+    """The start method a pool would use: ``mp_context``, else the one set for this program,
+    else the platform's default (the first of ``get_all_start_methods()``; asked this way so
+    that nothing is fixed when the sweep then runs in this process)."""
+    if mp_context:
+        return mp_context
+    return (multiprocessing.get_start_method(allow_none=True)
+            or multiprocessing.get_all_start_methods()[0])
+
+
+def processes_pay(member_s: float, left: int, workers: int, start_s: float) -> bool:
+    """Whether ``left`` members of ``member_s`` seconds each end sooner on ``workers`` new worker
+    processes that take ``start_s`` to start than one after another in this process:
+    ``start_s + member_s * ceil(left / workers) < member_s * left``."""
+    if workers < 2 or left < 2:
+        return False  # one worker or one member: nothing runs in parallel
+    return start_s + member_s * math.ceil(left / workers) < member_s * left
+
+
+class _Tally:
+    """Members done and failed, shown by the progress display."""
+
+    def __init__(self, bar: CountProgress) -> None:
+        self.bar = bar
+
+    def __call__(self, out: dict[str, Any]) -> None:
+        self.bar.update(self.bar.done + 1, self.bar.failed + ("error" in out))
+
+
 def simulate_many(system: CompiledModel | Component, params: Iterable[Mapping[str, float] | None],
                   t_end: float, *, client: Any = None, processes: int | None = None,
-                  mp_context: str | None = None, **options: Any) -> Ensemble:
+                  mp_context: str | None = None, progress: bool | None = None,
+                  **options: Any) -> Ensemble:
     """Simulate one compiled system for many parameter sets; results in input order.
 
     ``system``: a :class:`~acausal.CompiledSystem` (or a model instance, compiled once here).
     ``params``: one dict of parameter overrides per member (``{}`` or ``None``: the defaults).
     ``options``: simulation options for every member (``t_start``, ``n_points``/``dt``/
     ``t_eval``, ``rtol``, ``atol``, ``max_step``, ...; see :func:`acausal.run.simulate`).
+    ``progress``: one line on stderr with the members done and failed and the time left
+    (None: when stderr is a terminal; the members themselves show none).
 
     Where it runs:
 
-    * default: a pool of local processes (``concurrent.futures.ProcessPoolExecutor``) with
-      ``processes`` workers (default: the number of CPUs, at most one per member) started with
-      the ``mp_context`` method (default: the platform's; ``"spawn"`` needs the calling script
-      to guard its top level with ``if __name__ == "__main__":``, as all multiprocessing does);
-    * ``processes=0``: one after the other in this process (no pool);
+    * ``processes=None`` (default): chosen from the members' cost. The members run in this
+      process one after another while that is the faster way: after each, its time ``m``
+      (from the second member on; the first includes one-time set-up and decides alone only
+      when it took at least :data:`FIRST_MEMBER_DECIDES_S`) and the number left ``k`` give
+      ``m * k`` here against ``s + m * ceil(k / w)`` on ``w`` new worker processes (one per
+      CPU, at most one per member) that take ``s`` to start (:data:`WORKER_START_S`: 0.25 s
+      with ``fork``, 2 s with ``spawn``/``forkserver``). As soon as the workers would finish
+      sooner, the rest go to a pool. Small members (milliseconds) thus never start a process;
+      ``runs.stats`` says what was chosen and why;
+    * ``processes=N``: a pool of N local processes (``concurrent.futures.ProcessPoolExecutor``,
+      at most one per member) for every member, started with the ``mp_context`` method
+      (default: the platform's); ``processes=0``: every member in this process;
     * ``client=dask.distributed.Client(...)``: on that Dask cluster (``pip install dask
       distributed``); the compiled system is scattered to every worker once.
 
-    Returns an :class:`Ensemble` (a list of :class:`RunResult`); a failing member carries its
-    ``params`` and ``error`` and does not stop the others.
+    Worker processes started with ``spawn`` or ``forkserver`` (the default on macOS and Windows,
+    and from Python 3.14 on Linux too), and Dask's workers on every system (its Nanny spawns
+    them), import the calling script as a module: its top level runs again in each, so a script
+    keeps the sweep under ``if __name__ == "__main__":``.
+
+    Returns an :class:`Ensemble` (a list of :class:`RunResult`, with ``.stats``); a failing
+    member carries its ``params`` and ``error`` and does not stop the others.
     """
+    started = time.perf_counter()
     if isinstance(system, Component):
         system = system.compile()
     if not isinstance(system, CompiledModel):
         raise AcausalError(f"simulate_many() needs a compiled system or a model instance, got "
                            f"{type(system).__name__}.")
     _check_options(options)
+    if processes is not None and (not isinstance(processes, int) or processes < 0):
+        raise AcausalError(f"processes={processes!r}: give a positive number of worker "
+                           "processes, 0 for this process, or None to let the sweep choose.")
     t_end = float(t_end)
     results = Ensemble()
     todo: list[RunResult] = []
@@ -295,20 +378,30 @@ def simulate_many(system: CompiledModel | Component, params: Iterable[Mapping[st
         else:
             todo.append(run)
         results.append(run)
-    if not todo:
-        return results
-    if client is not None:
-        outputs = _run_dask(client, system, todo, t_end, options)
-    elif processes == 0:
-        outputs = [_simulate_member(system, t_end, r.params, options) for r in todo]
-    else:
-        if processes is not None and processes < 0:
-            raise AcausalError(f"processes={processes}: give a positive number of worker "
-                               "processes, 0 for this process, or None for one per CPU.")
-        n = min(processes or os.cpu_count() or 1, len(todo))
-        if options.get("jit") is True and n > 1:
-            _build_native_code(system)
-        outputs = _run_processes(system, todo, t_end, options, n, mp_context)
+    bar = CountProgress(f"simulate_many {system.model_name}", len(results),
+                        progress_enabled(progress))
+    tally = _Tally(bar)
+    bar.update(len(results) - len(todo), len(results) - len(todo), force=True)
+    outputs: list[dict] = []
+    try:
+        if not todo:
+            stats = _stats("this process", "no member passed its parameter check", 0, 0, 0)
+        elif client is not None:
+            outputs = _run_dask(client, system, todo, t_end, options, tally)
+            stats = _stats("dask", "on the Dask cluster (client=)", 0, len(todo), 0)
+        elif processes == 0:
+            outputs = _run_here(system, todo, t_end, options, tally)[0]
+            stats = _stats("this process", "in this process (processes=0)", len(todo), 0, 0)
+        elif processes is not None:
+            n = min(processes, len(todo))
+            outputs = _run_pool(system, todo, t_end, options, n, mp_context, tally)
+            stats = _stats("worker processes", f"in worker processes (processes={processes})",
+                           0, len(todo), n, start_method=start_method(mp_context))
+        else:
+            outputs, stats = _run_chosen(system, todo, t_end, options, mp_context, tally)
+    except BaseException:  # Ctrl-C, a lost cluster: the display's line is ended, not left open
+        bar.close("stopped")
+        raise
     for run, out in zip(todo, outputs):
         run.elapsed = out.get("elapsed", 0.0)
         if "solution" in out:
@@ -316,7 +409,82 @@ def simulate_many(system: CompiledModel | Component, params: Iterable[Mapping[st
         else:
             run.error = out["error"]
             run.traceback = out.get("traceback")
+    stats["failed"] = len(results.failed)
+    stats["elapsed_s"] = time.perf_counter() - started
+    results.stats = stats
+    _log.info("simulate_many %s: %d members %s", system.model_name, len(results),
+              stats["reason"])
+    bar.close(stats["reason"])
     return results
+
+
+def _stats(where: str, reason: str, in_process: int, in_workers: int, workers: int,
+           **extra: Any) -> dict[str, Any]:
+    return {"where": where, "reason": reason, "in_process": in_process,
+            "in_workers": in_workers, "workers": workers, "start_method": None,
+            "member_s": None, "worker_start_s": None, **extra}
+
+
+def _run_here(system, todo, t_end, options, tally) -> tuple[list[dict], list[float]]:
+    """Every member in this process; the outputs and each member's wall time."""
+    outputs, times = [], []
+    for run in todo:
+        tic = time.perf_counter()
+        outputs.append(_simulate_member(system, t_end, run.params, options))
+        times.append(time.perf_counter() - tic)
+        tally(outputs[-1])
+    return outputs, times
+
+
+def _run_chosen(system, todo, t_end, options, mp_context, tally) -> tuple[list[dict], dict]:
+    """``processes=None``: members here while that is faster, the rest in a pool (see
+    :func:`simulate_many`)."""
+    method = start_method(mp_context)
+    start_s = WORKER_START_S.get(method, max(WORKER_START_S.values()))
+    cpus = os.cpu_count() or 1
+    outputs: list[dict] = []
+    times: list[float] = []
+    for i, run in enumerate(todo):
+        out, seconds = _run_here(system, [run], t_end, options, tally)
+        outputs += out
+        times += seconds
+        left = len(todo) - i - 1
+        if left == 0:
+            break
+        # the first member's time includes one-time set-up: a warm one is timed first unless
+        # the first alone took long
+        member_s = _member_seconds(times)
+        if len(times) == 1 and times[0] < max(FIRST_MEMBER_DECIDES_S, 2.0 * start_s):
+            continue
+        workers = min(cpus, left)
+        if processes_pay(member_s, left, workers, start_s):
+            serial = member_s * left
+            parallel = start_s + member_s * math.ceil(left / workers)
+            outputs += _run_pool(system, todo[i + 1:], t_end, options, workers, mp_context,
+                                 tally)
+            return outputs, _stats(
+                "this process, then worker processes",
+                f"{i + 1} in this process, then {left} in {workers} worker processes "
+                f"({method}): members take about {member_s:.3g} s, {left} of them about "
+                f"{serial:.3g} s here against {parallel:.3g} s on workers that take about "
+                f"{start_s:g} s to start", i + 1, left, workers, start_method=method,
+                member_s=member_s, worker_start_s=start_s)
+    member_s = _member_seconds(times)
+    if len(todo) == 1:
+        reason = "in this process: one member, nothing to run in parallel"
+    elif cpus < 2:
+        reason = "in this process: one CPU, nothing to run in parallel"
+    else:
+        reason = (f"in this process: members take about {member_s:.3g} s, too little for "
+                  f"worker processes ({method}, about {start_s:g} s to start) to pay")
+    return outputs, _stats("this process", reason, len(todo), 0, 0, start_method=method,
+                           member_s=member_s, worker_start_s=start_s)
+
+
+def _member_seconds(times: list[float]) -> float:
+    """The time of one member: the mean of those after the first (which pays one-time
+    set-up), the first's when it is the only one."""
+    return sum(times[1:]) / (len(times) - 1) if len(times) > 1 else times[0]
 
 
 def _token(blob: bytes) -> str:
@@ -328,36 +496,50 @@ def _lost(exc: BaseException, where: str) -> dict[str, Any]:
                                   f"{type(exc).__name__}: {exc}"), "elapsed": 0.0}
 
 
-def _run_processes(system, todo, t_end, options, n, mp_context) -> list[dict]:
+def _run_pool(system, todo, t_end, options, n, mp_context, tally) -> list[dict]:
+    """``todo`` on a pool of ``n`` local worker processes (native code built here first)."""
+    if options.get("jit") is True and n > 1:
+        _build_native_code(system)
+    return _run_processes(system, todo, t_end, options, n, mp_context, tally)
+
+
+def _run_processes(system, todo, t_end, options, n, mp_context, tally) -> list[dict]:
     blob = serialize_system(system)
     token = _token(blob)
     ctx = multiprocessing.get_context(mp_context) if mp_context else None
-    outputs: list[dict] = []
+    outputs: list[dict] = [{} for _ in todo]
     with ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_init_worker,
                              initargs=(token, blob)) as pool:
-        futures = [pool.submit(_run_member, token, None, t_end, r.params, options)
-                   for r in todo]
-        for fut in futures:
+        futures = {pool.submit(_run_member, token, None, t_end, r.params, options): k
+                   for k, r in enumerate(todo)}
+        for fut in as_completed(futures):  # as they finish, for the progress display
             try:
-                outputs.append(fut.result())
+                out = fut.result()
             except Exception as exc:  # noqa: BLE001 - e.g. a worker process that died
-                outputs.append(_lost(exc, "worker process"))
+                out = _lost(exc, "worker process")
+            outputs[futures[fut]] = out
+            tally(out)
     return outputs
 
 
-def _run_dask(client, system, todo, t_end, options) -> list[dict]:
+def _run_dask(client, system, todo, t_end, options, tally) -> list[dict]:
+    from dask.distributed import as_completed as dask_as_completed
+
     blob = serialize_system(system)
     token = _token(blob)
     shared = client.scatter(blob, broadcast=True, hash=False)
     futures = [client.submit(_run_member, token, shared, t_end, r.params, options, pure=False)
                for r in todo]
-    outputs: list[dict] = []
+    where = {fut.key: k for k, fut in enumerate(futures)}
+    outputs: list[dict] = [{} for _ in todo]
     try:
-        for fut in futures:
+        for fut in dask_as_completed(futures):
             try:
-                outputs.append(fut.result())
+                out = fut.result()
             except Exception as exc:  # noqa: BLE001 - e.g. a worker that was killed
-                outputs.append(_lost(exc, "Dask worker"))
+                out = _lost(exc, "Dask worker")
+            outputs[where[fut.key]] = out
+            tally(out)
     finally:
         client.cancel(futures + [shared])
     return outputs

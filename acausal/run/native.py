@@ -24,7 +24,6 @@ import os
 import sys
 import tempfile
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import casadi as ca
@@ -132,6 +131,8 @@ def _source_and_library(functions: Sequence[ca.Function], name: str, cc: str,
 def build_in_cache(builds: Sequence) -> None:
     """Run ``builds`` (each a callable taking a fresh work folder) side by side, in a
     temporary folder inside the cache folder; the first failure is raised."""
+    from concurrent.futures import ThreadPoolExecutor  # with logging: not on `import acausal`
+
     folder = cache_folder()
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -45,6 +45,32 @@ class Solution:
     algebraic and observed variables, aliases (connector variables), derivatives
     (``"der(mass.v)"``) and parameters (a constant array). A vector variable (``"body.r"``)
     gives a 2-D array, one row per element.
+
+    ``stats`` says how the run went (empty for a model without states and without events,
+    which no integrator runs; the user guide's section 5 has the same as a table):
+
+    * ``solver``: the SUNDIALS integrator, ``"CVODE"`` for an ODE (also when the only
+      algebraic variables are those of linear loops, solved inside the right-hand side),
+      ``"IDA"`` for a DAE, ``"CVODE/IDA"`` when dynamic state selection switched between
+      realisations that need each, ``""`` for a model without states (events on time alone);
+    * ``driver``: what called the integrator and took its callbacks: ``"scikit-sundae"`` (the
+      scikit-sundae package, a Python call per right-hand side, Jacobian and root function;
+      the default) or ``"native"`` (acausal's compiled C driver with the functions in machine
+      code, no Python per evaluation: ``simulate(jit=True)`` where it can be built, else a
+      warning and ``"scikit-sundae"``); ``"native/scikit-sundae"`` if a run used both;
+    * ``solver_calls``: calls of the integrator, one per stretch of the run (cut at events,
+      time events and switches of states; a long output grid is handed over in windows);
+    * ``rhs_evaluations``: right-hand side (CVODE) or residual (IDA) evaluations by the
+      integrator, not counting initialisation or the reading of results;
+    * ``root_evaluations``: evaluations of the root function (the event indicators the
+      integrator watches and the state-selection check);
+    * ``events``: event instants (the entries of :attr:`events`);
+    * ``state_checks``: checks of the chosen states' quality during the run (dynamic state
+      selection; 0 without it).
+
+    A solution joined from segments (:func:`acausal.run.segments.join`: sampled controllers,
+    the optimal control's ``verify().solution``) has ``solver`` (its first piece's),
+    ``rhs_evaluations`` and ``events`` (summed over the pieces) and ``segments``, their number.
     """
 
     def __init__(self, compiled, t: np.ndarray, x: np.ndarray,

@@ -26,8 +26,6 @@ from dataclasses import dataclass
 
 import casadi as ca
 import numpy as np
-import sksundae as sun
-from scipy.sparse import csc_matrix
 
 from ..base.capture import captured
 from . import native, native_solver
@@ -460,6 +458,11 @@ class Problem:
         if native_driver is not None:
             self._solver, self.driver = native_driver, "native"
             return self._solver
+        # scikit-sundae (and the scipy it pulls in) load here, on first use: ~0.5 s that
+        # `import acausal` need not pay (benchmarks/import_time.py)
+        import sksundae as sun
+        from scipy.sparse import csc_matrix
+
         self.driver = "scikit-sundae"
         n = self.n_x if self.eliminated else self.n_x + self.n_z
         opts = dict(rtol=s.rtol, atol=s.atol, max_num_steps=s.max_num_steps)

@@ -22,9 +22,6 @@ from collections import ChainMap
 
 import casadi as ca
 import numpy as np
-from scipy.linalg import lapack
-from scipy.sparse import csc_matrix
-from scipy.sparse.linalg import splu
 
 from ...base.errors import StructurallySingularError
 from ...language.symbolic import time
@@ -196,6 +193,9 @@ def _structural_pick(j_start: np.ndarray, j_generic: np.ndarray, prios: list[flo
     admitted: so a variable of a higher priority becomes a dummy only where those of lower
     priority cannot do, over the whole part (a per-row order alone let a 100-link chain's
     matching take joint angles, priority 1, where rotation matrix entries would do)."""
+    from scipy.sparse import csc_matrix  # scipy loads on first use, not on `import acausal`
+    from scipy.sparse.linalg import splu
+
     from .matching import maximum_matching
 
     m, n = j_start.shape
@@ -227,6 +227,8 @@ def _regularity(jac: np.ndarray, chosen: list[int]) -> float:
     condition number of the chosen square block from its LU factors (LAPACK ``dgecon``, an
     estimate within a factor of a few of the exact value) times ``|block|_1 / |jac|_1``; 0 for
     a singular block. One LU instead of two SVDs: a simulation checks this on its steps."""
+    from scipy.linalg import lapack  # on first use (a dictionary look-up after that)
+
     top = np.abs(jac).sum(axis=0).max()
     if not top > 0.0:
         return 0.0
