@@ -8,6 +8,7 @@ variables or equations concerned, and say what to do about it.
 from __future__ import annotations
 
 import difflib
+import sys
 from collections.abc import Iterable
 
 
@@ -100,6 +101,16 @@ class ConnectionWarning(UserWarning):
     """A model that compiles but where a forgotten connection probably leaves a part without
     effect: a part connected to nothing, or a spring or damper with an open end, which then
     transmits no force (the message names the component and its open connectors)."""
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` for a ``warnings.warn`` made by the function that calls this which
+    points the warning at the first caller outside acausal (the user's ``compile`` or
+    ``simulate`` call, however deep the layers below it are)."""
+    frame, level = sys._getframe(1), 1  # the function that warns: stacklevel 1
+    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == "acausal":
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def did_you_mean(name: str, candidates: Iterable[str], n: int = 3) -> str:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 
-from ..base.errors import ConnectionWarning
+from ..base.errors import ConnectionWarning, user_stacklevel
 from ..language.symbolic import der
 
 if TYPE_CHECKING:
@@ -348,7 +348,7 @@ def warn_open_connectors(flat: FlatSystem, aliases: Any) -> None:
 
     drawn = {visual.component for visual in flat.visuals}
     for message in open_connector_warnings(topo, zero, referenced, inert, drawn):
-        warnings.warn(message, ConnectionWarning, stacklevel=_first_frame_outside_acausal())
+        warnings.warn(message, ConnectionWarning, stacklevel=user_stacklevel())
 
 
 def _zero_by_substitution(residuals: list[sp.Expr]) -> set[str]:
@@ -371,14 +371,3 @@ def _zero_by_substitution(residuals: list[sp.Expr]) -> set[str]:
                 zero |= found
                 changed = True
     return {z.name for z in zero}
-
-
-def _first_frame_outside_acausal() -> int:
-    """The stacklevel that points a warning at the user's call (compile, simulate, ...)."""
-    import sys
-
-    package = __name__.split(".")[0] + "."
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_globals.get("__name__", "").startswith(package):
-        frame, level = frame.f_back, level + 1
-    return level

@@ -20,8 +20,6 @@ counts when its largest value reaches :data:`LOAD_FRACTION` of the largest capac
 from __future__ import annotations
 
 import math
-import os
-import sys
 import warnings
 from dataclasses import dataclass
 
@@ -29,7 +27,7 @@ import casadi as ca
 import numpy as np
 import sympy as sp
 
-from ..base.errors import SimulationError, SimulationWarning
+from ..base.errors import SimulationError, SimulationWarning, user_stacklevel
 from ..compiler.codegen import translate
 from ..language.monitors import QUANTITIES, StuckMonitor
 from .buffers import Columns
@@ -147,7 +145,7 @@ def report_stuck(sol: Solution) -> None:
     body = "\n".join(("  " if len(contacts) > 1 else "") + c.sentence(t0, t1) for c in contacts)
     warnings.warn(f"{head}{body}\nPass simulate(..., stuck_report=False) to silence this "
                   "report (docs/joint_friction.md, 'Stuck joints').", SimulationWarning,
-                  stacklevel=_caller_level())
+                  stacklevel=user_stacklevel())
 
 
 def _evaluate(sol: Solution, key: object, exprs: list[sp.Expr]) -> np.ndarray:
@@ -166,16 +164,6 @@ def _evaluate(sol: Solution, key: object, exprs: list[sp.Expr]) -> np.ndarray:
     rows = np.vstack([np.asarray(sol[n], float).reshape(1, -1) for n in names]) if names \
         else np.zeros((1, sol.t.size))
     return np.asarray(f(rows)[0], float).reshape(len(exprs), sol.t.size)
-
-
-def _caller_level() -> int:
-    """The ``stacklevel`` that points the warning at the first caller outside acausal/ (the
-    user's ``simulate`` call, however deep the run layers are)."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-    frame, level = sys._getframe(1), 1  # the function that warns: stacklevel 1
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def _number(x: float) -> str:

@@ -96,3 +96,16 @@ def _shifted_error(t, actual, reference, max_shift: float) -> float:
 @pytest.fixture
 def shifted_error():
     return _shifted_error
+
+
+def pytest_collection_modifyitems(config, items):
+    """The validation models' friction joints slip (or are unloaded when they hold): the
+    end-of-run report of joints stuck through a whole run must not fire on any of them, so it
+    is an error here (issue 40: the report fires on a stuck arm, never on these)."""
+    here = Path(__file__).resolve().parent
+    stuck_is_an_error = pytest.mark.filterwarnings(
+        "error:Friction stuck:acausal.base.errors.SimulationWarning")
+    for item in items:
+        if here in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(stuck_is_an_error)
+
