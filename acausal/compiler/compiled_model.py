@@ -156,6 +156,13 @@ class CompiledModel:
                                      "derivative or a constant): give the start of the variable "
                                      "it is the derivative of, or of a state.")
                 changes[index] = replace(changes.get(index, info), start=sign * item, guess=None)
+        with self.declarations_replaced(changes):
+            yield
+
+    @contextlib.contextmanager
+    def declarations_replaced(self, changes: dict[int, FlatVariable]):
+        """Within the ``with`` block the variables at the given indices of ``system.info``
+        are declared as given (start, fixed, guess); the declarations are restored after it."""
         saved = {index: self.system.info[index] for index in changes}
         try:
             for index, info in changes.items():

@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 import pytest
+from pendulums import CartesianPendulum, G, L, M
 
 from acausal import (
     Component,
@@ -23,7 +24,6 @@ from acausal import (
     Input,
     InputError,
     ModelDefinitionError,
-    Parameter,
     ParameterError,
     UnknownNameError,
     Variable,
@@ -37,8 +37,6 @@ from acausal.components.planar.joints import Revolute
 from acausal.components.planar.parts import Body, Fixed, FixedTranslation
 from acausal.components.translational import Damper, Force, Mass, Spring
 from acausal.components.translational import Fixed as Wall
-
-G, L, M = 9.81, 0.7, 1.3
 
 
 class Pendulum(Component):
@@ -55,24 +53,6 @@ class Pendulum(Component):
                 connect(self.revolute.frame_b, self.rod.frame_a),
                 connect(self.rod.frame_b, self.body.frame_a),
                 connect(self.motor.flange, self.revolute.flange_a)]
-
-
-class CartesianPendulum(Component):
-    m = Parameter(M, unit="kg")
-    length = Parameter(L, unit="m")
-    g = Parameter(G, unit="m/s2")
-    F = Input(0.0, unit="N")  # horizontal force on the mass
-    x = Variable(start=0.1, fixed=True)
-    y = Variable(start=-0.69)
-    vx = Variable(start=0.0, fixed=True)
-    vy = Variable()
-    lam = Variable()
-
-    def equations(self):
-        return [Eq(der(self.x), self.vx), Eq(der(self.y), self.vy),
-                Eq(self.m * der(self.vx), -self.lam * self.x + self.F),
-                Eq(self.m * der(self.vy), -self.lam * self.y - self.m * self.g),
-                Eq(self.x**2 + self.y**2, self.length**2)]
 
 
 class Oscillator(Component):

@@ -21,43 +21,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from pendulums import CartesianPendulum, L
 from scipy.linalg import expm
 
 from acausal import (
     Component,
-    Eq,
-    Input,
     InputError,
-    Parameter,
     Variable,
     compile,
     connect,
-    der,
 )
 from acausal.analysis.linearize import OperatingPoint, linearize, operating_point
 from acausal.components.planar.parts import Body
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "linearization.md"
-G, L, M = 9.81, 0.7, 1.3
 CHOSEN = ["body.phi", "body.w", "wheel.phi_roll", "wheel.w_roll", "wheel.x", "wheel.v"]
-
-
-class CartesianPendulum(Component):
-    m = Parameter(M, unit="kg")
-    length = Parameter(L, unit="m")
-    g = Parameter(G, unit="m/s2")
-    F = Input(0.0, unit="N")  # horizontal force on the mass
-    x = Variable(start=0.1, fixed=True)
-    y = Variable(start=-0.69)
-    vx = Variable(start=0.0, fixed=True)
-    vy = Variable()
-    lam = Variable()
-
-    def equations(self):
-        return [Eq(der(self.x), self.vx), Eq(der(self.y), self.vy),
-                Eq(self.m * der(self.vx), -self.lam * self.x + self.F),
-                Eq(self.m * der(self.vy), -self.lam * self.y - self.m * self.g),
-                Eq(self.x**2 + self.y**2, self.length**2)]
 
 
 @pytest.fixture(scope="module")

@@ -54,14 +54,8 @@ def changed_starts(cs, fixed: dict[str, float], freed: list[str]):
         if info is None:
             raise InputError(f"start('{name}'): '{name}' has no start of its own to free.")
         changes[v] = replace(info, fixed=False)
-    saved = {v: cs.system.info[v] for v in changes}
-    try:
-        for v, info in changes.items():
-            cs.system.info[v] = info
+    with cs.declarations_replaced(changes):
         yield
-    finally:
-        for v, info in saved.items():
-            cs.system.info[v] = info
 
 
 def _default_rows(system) -> dict[int, int]:
