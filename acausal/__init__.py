@@ -52,7 +52,7 @@ from .language.overdetermined import (
     rooted,
 )
 from .language.rules import Rule
-from .language.symbolic import Eq, der, event_if, pre, time, unit_free
+from .language.symbolic import Eq, der, event_if, initial, pre, time, unit_free
 from .language.visuals import Visual
 from .run.simulate import simulate
 from .run.solution import Solution, register_viewer
@@ -114,6 +114,7 @@ __all__ = [
     "StructurallySingularError", "StuckMonitor", "UnconnectedConnectorError",
     "UnderdeterminedError",
     "UnitError", "UnknownNameError", "Variable", "Visual", "compile", "connect", "der",
-    "register_function", "simulate", "simulate_many", "parameter_grid", "time", "unit_free",
+    "initial", "register_function", "simulate", "simulate_many", "parameter_grid", "time",
+    "unit_free",
     "__version__",
 ]

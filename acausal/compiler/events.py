@@ -18,7 +18,7 @@ import casadi as ca
 import sympy as sp
 
 from ..base.errors import ModelDefinitionError, UnknownNameError
-from ..language.symbolic import der
+from ..language.symbolic import der, initial
 from .codegen import Translator
 
 
@@ -122,6 +122,22 @@ class CompiledEvent:
     # the sympy class of each indicator's relation (sp.StrictLessThan, ...): which side of
     # zero makes it true (the FMU export tabulates it for its event iteration)
     relation_types: list = field(default_factory=list)
+    # a ``When(initial(), ...)`` clause: applied by the initialisation, never at run time
+    at_start: bool = False
+
+
+def _sign_test(kind: type, indicator: Any, as_written: Any) -> Any:
+    """1 where the relation of type ``kind`` holds, from its indicator ``lhs - rhs`` (an
+    equality or inequality: the relation as written, ``as_written``)."""
+    if kind is sp.StrictGreaterThan:
+        return indicator > 0
+    if kind is sp.GreaterThan:
+        return indicator >= 0
+    if kind is sp.StrictLessThan:
+        return indicator < 0
+    if kind is sp.LessThan:
+        return indicator <= 0
+    return as_written
 
 
 def relations_of(cond: Any) -> list:
@@ -147,17 +163,31 @@ def compile_events(flat, system, aliases, values, states, x, p) -> list[Compiled
     out = []
     for ev in flat.events:
         tr = Translator(sym_values)
-        cond = _with_derivatives(ev.condition, derivative_of, sym_values, ev.label)
-        indicators, relation_types, switches = [], [], {}
+        at_start = isinstance(ev.condition, initial)
+        if at_start and any(a.kind != "assign" for a in ev.actions):
+            raise ModelDefinitionError(
+                f"{ev.label}: When(initial(), ...) takes assign(...) actions only; give a state "
+                "its initial value with start= (and fixed=True) instead of reinit.")
+        cond = sp.false if at_start else _with_derivatives(ev.condition, derivative_of,
+                                                           sym_values, ev.label)
+        indicators, relation_types, switches, truth = [], [], {}, {}
         for rel in relations_of(cond):
             if rel.free_symbols - set(param_index) - discrete_syms:  # continuous or time
-                indicators.append(tr(rel.lhs - rel.rhs))
+                indicator = tr(rel.lhs - rel.rhs)
+                indicators.append(indicator)
                 relation_types.append(type(rel))
-                switches[rel] = sp.Dummy(f"r{len(switches)}")
+                switches[rel] = d = sp.Dummy(f"r{len(switches)}")
+                truth[d] = _sign_test(type(rel), indicator, tr(rel))
         b = ca.SX.sym("relations", len(switches))
+        as_switches = cond.xreplace({rel: sp.Gt(d, sp.Rational(1, 2))
+                                     for rel, d in switches.items()})
         gate_map = ChainMap({d: b[k] for k, d in enumerate(switches.values())}, sym_values)
-        gate = Translator(gate_map)(cond.xreplace({rel: sp.Gt(d, sp.Rational(1, 2))
-                                                   for rel, d in switches.items()}))
+        gate = Translator(gate_map)(as_switches)
+        # the condition from the indicators' signs, not from the relations as written: sympy
+        # orders lhs - rhs its own way, and the two can round differently at the located root
+        # (the solver stops where the indicator crossed, the relation is still false, nothing
+        # fires, and the crossing is never seen again: a lost time event)
+        cond_sx = Translator(ChainMap(truth, sym_values))(as_switches) if switches else None
         x_new = [x[i] for i in range(x.numel())]
         p_new = [p[i] for i in range(p.numel())]
         for action in ev.actions:
@@ -175,9 +205,10 @@ def compile_events(flat, system, aliases, values, states, x, p) -> list[Compiled
                     f"reduction '{action.target}' is not one (states: {names}). Reinit a "
                     "state, or give the variable a higher state_priority.")
             x_new[state_pos[target]] = value / sign
-        out.append(CompiledEvent(ev.label, indicators, tr(cond),
+        out.append(CompiledEvent(ev.label, indicators, tr(cond) if cond_sx is None else cond_sx,
                                  ca.vertcat(*x_new) if x_new else ca.SX(0, 1),
                                  ca.vertcat(*p_new) if p_new else ca.SX(0, 1),
                                  gate=ca.SX(gate) if not isinstance(gate, ca.SX) else gate,
-                                 relation_inputs=b, relation_types=relation_types))
+                                 relation_inputs=b, relation_types=relation_types,
+                                 at_start=at_start))
     return out

@@ -29,7 +29,16 @@ from ..language.events import When, assign
 from ..language.model import Component, Connection, Connector, Node, unbound_connector_message
 from ..language.monitors import StuckMonitor, check_monitor
 from ..language.overdetermined import Branch, Root
-from ..language.symbolic import UnitFree, der, event_if, matrix_residuals, residual, sum_of, time
+from ..language.symbolic import (
+    UnitFree,
+    der,
+    event_if,
+    initial,
+    matrix_residuals,
+    residual,
+    sum_of,
+    time,
+)
 from ..language.templates import LazyRenamed, TemplateCache
 from ..language.visuals import Visual, check_visual
 from .connection_check import UNCONNECTED_FLOW, ConnectionTopology, connection_topology
@@ -544,6 +553,8 @@ def _check_condition(condition: Any, label: str, discrete: set) -> None:
             return all(ok(a) for a in c.args)
         return isinstance(c, sp.Symbol) and c in discrete
 
+    if isinstance(condition, initial):
+        return
     if isinstance(condition, (bool, BooleanAtom)):
         raise ModelDefinitionError(
             f"{label}: the condition is the constant {condition} (sympy evaluated it before "

@@ -99,6 +99,17 @@ class pre(sp.Function):
     nargs = 1
 
 
+class initial(sp.Function):  # noqa: N801 - mirrors Modelica's initial()
+    """``When(initial(), assign(d, value), ...)``: set discrete variables at the start time
+    (Modelica's ``when initial() then``), e.g. a friction element's mode from the sign of its
+    initial relative speed. ``value`` is computed from the consistent initial values;
+    initialisation repeats until the values and the discrete variables agree (a few rounds).
+    The clause never fires after the start. Only ``assign`` actions (give states start values).
+    """
+
+    nargs = 0
+
+
 class event_if(sp.Function):
     """``event_if(condition, a, b)``: ``a`` where ``condition`` holds, else ``b``, switching
     only at located events (Modelica's event-generating ``if``).

@@ -46,7 +46,7 @@ import numpy as np
 
 from ..base.errors import SimulationError, SimulationWarning
 from . import sundials
-from .buffers import Buffered, columns
+from .buffers import columns
 from .event_detection import (
     CHATTER_EVENTS,
     Chatter,
@@ -56,6 +56,7 @@ from .event_detection import (
     split_indicators,
 )
 from .polish import newton_polish, polish_algebraic
+from .root_step import leave_zero, step_past
 from .solution import Solution, non_finite_message
 
 #: Re-select states when the current choice's quality falls below this fraction of its value at
@@ -72,10 +73,6 @@ ZENO_EVENTS = 6
 ZENO_STEADY = 1.1
 ZENO_TREND = 1.02
 MAX_POLISHED_ALGEBRAICS = 40
-#: A located state event lies past the crossing by more than this many ulp of the indicator's
-#: terms (sum of |dg/dy| * |y|).
-ROOT_NOISE = 100
-ROOT_NOISE_FRACTION = ROOT_NOISE * float(np.finfo(float).eps)
 #: An algebraic Jacobian whose smallest singular value fell below this fraction of its value
 #: at the start is reported as singular when the solver fails.
 SINGULAR_DROP = 1e-4
@@ -530,7 +527,22 @@ class HybridSimulation:
             if prob.rows:
                 g_start = sundials.fast(self.cur, "event_indicators").evaluate(
                     t, self.x, self.z, self.p)[0]
-                prob.set_live(self.gates().live(self.p)[prob.rows], t, y0, g_start[prob.rows])
+                live = self.gates().live(self.p)[prob.rows]
+                prob.set_live(live, t, y0, g_start[prob.rows])
+                # an indicator exactly zero here is switched off by SUNDIALS until it has left
+                # zero, and the crossing it makes then is never reported: find it now
+                left = leave_zero(self.cur, self.p, self.span, t, y0, g_start, prob.rows, live)
+                if left is not None:
+                    t, y1 = left
+                    n_x = self.cur.x.numel()
+                    x, z = y1[:n_x], y1[n_x:]
+                    self.record_root(t, [r for r, on in zip(prob.rows, live)
+                                         if on and g_start[r] == 0.0])
+                    x, z, cond, labels = self.fire(t, x, z, cond)
+                    if labels:
+                        self.record_event(t, labels, x, z)
+                    self.x, self.z, self.t = x, z, t
+                    continue
             prob.set_watch(SelectionWatch(self, prob, q_ref, tspan) if self.reselect_on else None)
             out = prob.solve(tspan, y0)
             self.solver_calls += 1
@@ -607,79 +619,14 @@ class HybridSimulation:
         return False
 
     def _past_root(self, prob, t_root, y_root, g_start, reported):
-        """The first point on the new side of the crossing SUNDIALS stopped at.
-
-        SUNDIALS returns a root where the indicator may be exactly zero (or on the old side by
-        rounding), where a relation such as ``x > 21`` is still false. Step on by explicit
-        Euler (over 1e-13 s its error is ~1e-26) until one of the indicators SUNDIALS
-        ``reported`` (positions in ``prob.rows``) is across, by more than its rounding noise:
-        first by twice the step their rates ask for (ODEs; a few ulp for DAEs), then four times
-        further each try.
-        """
+        """The first point on the new side of the crossing SUNDIALS stopped at (root_step):
+        ``reported`` are positions in ``prob.rows``."""
         rows = [prob.rows[i] for i in reported if i < len(prob.rows)]
         if not rows:
             return t_root, y_root
-        cur = self.cur
-        g_all = sundials.fast(cur, "event_indicators").evaluate
-        n_x = len(cur.states)
-        g0 = g_start[rows]  # the indicators where the solver started
-
-        # past the crossing by more than the indicator's rounding noise (estimated from its
-        # sensitivities): otherwise re-solving the algebraic variables at the event can flip a
-        # relation back (event iteration would then toggle a branch forever)
-        def indicators_and_rates() -> Buffered:
-            w = ca.vertcat(cur.x, cur.z)
-            g_sym = ca.vertcat(*[g for ev in cur.events for g in ev.indicators])
-            return Buffered(ca.Function(
-                "g_gjac", [cur.t, cur.x, cur.z, cur.p],
-                [g_sym, ca.densify(ca.jacobian(g_sym, w)),
-                 ca.densify(ca.jacobian(g_sym, cur.t))]))
-
-        at_root = cur.cached("event_indicators_and_rates", indicators_and_rates)
-        size = np.maximum(np.abs(y_root), prob.nominal)
-        g_root, dg, dg_dt = at_root.evaluate(t_root, y_root[:n_x], y_root[n_x:], self.p)
-        dg = dg.reshape(y_root.size, -1).T  # CasADi stores column by column
-        noise = ROOT_NOISE_FRACTION * (np.abs(dg[rows]) @ size)
-
-        # plain Python over the few reported indicators (this runs at every event); the test
-        # of event_detection.crossed, and beyond the noise
-        g0_list, noise_list = g0.tolist(), noise.tolist()
-
-        def across(g1) -> bool:
-            for a, b, n in zip(g0_list, g1.tolist(), noise_list):
-                if abs(b) > n and ((a > 0 and b < 0) or (a < 0 and b > 0) or (a == 0 and b != 0)):
-                    return True
-            return False
-
-        x, z = y_root[:n_x], y_root[n_x:]
-        g_root = g_root[rows]
-        if across(g_root):
-            return t_root, y_root
-        xdot = sundials.fast(cur, "ode").evaluate(t_root, x, z, self.p)[0]
-        delta = 4 * np.spacing(max(abs(t_root), 1.0))
-        limit = 1e-9 * max(abs(t_root), self.span, 1e-300)
-        if not z.size:
-            # an ODE: the indicators' rates dg/dt + dg/dx x' are exact, so the first try is
-            # twice the time they need to clear their noise (one evaluation usually suffices;
-            # the loop below grows it if not). A DAE's rates would need z' too: ulp steps.
-            rates = np.abs(dg_dt[rows] + dg[rows] @ xdot).tolist()
-            need = [2 * (n + abs(g)) / r
-                    for r, n, g in zip(rates, noise_list, g_root.tolist()) if r > 0]
-            need = [v for v in need if math.isfinite(v)]
-            if need:
-                delta = min(max(delta, min(need)), limit)
-        t_try, y_try = t_root, y_root
-        while delta <= limit:
-            x_try = x + delta * xdot
-            z_try = z
-            if z.size:
-                z_try = polish_algebraic(cur, np.array([t_root + delta]), x_try.reshape(-1, 1),
-                                         z.reshape(-1, 1), self.p).ravel()
-            t_try, y_try = t_root + delta, np.concatenate([x_try, z_try])
-            if across(g_all(t_try, x_try, z_try, self.p)[0][rows]):
-                break
-            delta *= 4
-        return t_try, y_try
+        t, y, _ = step_past(self.cur, self.p, self.span, prob.nominal, t_root, y_root,
+                            g_start[rows], rows)
+        return t, y
 
     def _singular_loop(self, prob, t, x, z) -> str:
         """Advice when the algebraic equations have become singular in z where the solver

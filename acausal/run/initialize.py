@@ -295,25 +295,41 @@ def event_if_branches(cs) -> list[tuple[int, int]]:
 
 def initialize_with_branches(cs, p: np.ndarray, t0: float) -> InitialValues:
     """Initial values, as :func:`initialize`; besides, the ``event_if`` branches start on the
-    side whose condition holds at ``t0`` (the branch parameters in ``p`` are set in place).
+    side whose condition holds at ``t0``, and the ``When(initial(), assign(...))`` clauses set
+    their discrete variables from the initial values (both in ``p``, in place).
 
-    The branch variables are inputs of the initialisation, and the conditions depend on the
-    initial values: iterate until the branches agree with the solution (a few rounds at most).
+    The branch and discrete variables are inputs of the initialisation, and the conditions and
+    assigned values depend on the initial values: iterate until they agree with the solution
+    (a few rounds at most).
     """
     branches = event_if_branches(cs)
+    at_start = [k for k, ev in enumerate(cs.events) if ev.at_start]
     init = initialize(cs, p, t0)
-    if not branches:
+    if not branches and not at_start:
         return init
-    conditions = cs.function("event_conditions")
+    conditions = cs.function("event_conditions") if branches else None
     for _ in range(5):
-        cond = np.array(conditions(t0, init.x0, init.z0, p)).ravel() > 0.5
-        changed = False
-        for i, event in branches:
-            value = 1.0 if cond[event] else 0.0
-            if p[i] != value:
-                p[i], changed = value, True
+        changed: set[int] = set()
+        if branches:
+            cond = np.array(conditions(t0, init.x0, init.z0, p)).ravel() > 0.5
+            for i, event in branches:
+                value = 1.0 if cond[event] else 0.0
+                if p[i] != value:
+                    p[i] = value
+                    changed.add(i)
+        for k in at_start:
+            # in declaration order, each from the initial values and the discrete values the
+            # clauses before it set (as the clauses of one event)
+            p_new = np.array(cs.function(f"event_update_{k}")(
+                t0, init.x0, init.z0, p)[1], float).ravel()
+            moved = np.nonzero(p_new != p)[0]
+            p[moved] = p_new[moved]
+            changed.update(moved.tolist())
         if not changed:
             return init
         init = initialize(cs, p, t0)
-    raise SimulationError("The event_if branches at the start time do not settle: their "
-                          "conditions change with the initial values they select.")
+    names = ", ".join(sorted(cs.flat.parameters[i].name for i in changed))
+    raise SimulationError(
+        f"The event_if branches and the When(initial(), ...) assignments at the start time do "
+        f"not settle: {names} keep changing with the initial values they select. Give start "
+        "values that agree with one choice (e.g. a friction element's speed away from zero).")
