@@ -56,11 +56,11 @@ from __future__ import annotations
 
 import math
 
-from acausal import Component, Eq, Parameter, Variable, When, assign, connect, der
+from acausal import Component, Eq, Parameter, Variable, connect, der
 from acausal.components import electrical as el
 from acausal.components import rotational as rot
 from acausal.components.blocks import PI, RealInput, RealOutput
-from acausal.components.friction import _RotationalUnits, select
+from acausal.components.friction import _RotationalUnits
 from acausal.components.math_blocks import Add3, Feedback, Gain, KinematicPTP2
 from acausal.errors import ParameterError
 
@@ -96,25 +96,13 @@ class BearingFriction(_RotationalUnits):
     ``F_prop = (tau1 - tau0)/w1``, ``F_Stribeck = 0``: ``tau = mode*tau0 + F_prop*w`` while
     sliding. Breakaway at ``|sa| > peak*tau0`` (MSL's ``startForward``/``startBackward``); a
     slide that stops goes through the stuck mode (MSL's default ``w_small = 1e10``). MSL's
-    hysteresis ``pre(startForward) and sa > tau0`` within the breakaway instant and its
-    ``mode = Unknown`` at the start are not modelled: the element starts stuck (``mode = 0``).
+    hysteresis ``pre(startForward) and sa > tau0`` within the breakaway instant is not
+    modelled; the mode at the start follows the initial speed (``When(initial(), ...)``).
 
-    Events (as :mod:`acausal.components.friction`, with the stop conditions gated by the
-    mode)::
-
-        (w if mode = +1 else -1) < 0 becomes true:   mode := 0   (the forward slide stops)
-        (w if mode = -1 else +1) > 0 becomes true:   mode := 0   (the backward slide stops)
-        (sa if stuck else 0) > tau0_max:             mode := +1  (break away forward)
-        (sa if stuck else 0) < -tau0_max:            mode := -1  (break away backward)
-
-    A When clause fires when its condition changes from false to true. The stop conditions are
-    held true (constant indicators, written with
-    :class:`acausal.components.friction.select`) while the element does not slide that way, so
-    that (1) stuck, ``w`` (held at ~0 only to the solver's accuracy when it is not a state; a
-    joint speed is) cannot dither around zero and fire them (the ungated ``w < 0`` / ``w > 0``
-    of :mod:`acausal.components.friction` made a FullRobot run stop with "Chattering" at
-    t = 4e-6 s), and (2) a break-away at a round-off ``w`` of the wrong sign does not stop the
-    new slide at once (the condition stays true: no change, no event).
+    Events: the gated mode switches of :mod:`acausal.components.stick_slip`, the one mechanism
+    of every stick/slip element (the gating was first written here: the ungated ``w < 0`` /
+    ``w > 0`` made a FullRobot run stop with "Chattering" at t = 4e-6 s, a stuck joint speed
+    that is not a state dithering around zero).
 
     Source: MSL 4.0 ``Modelica/Mechanics/Rotational/Components/BearingFriction.mo`` and
     ``Modelica/Mechanics/Rotational/Interfaces/PartialFriction.mo``.
@@ -145,15 +133,6 @@ class BearingFriction(_RotationalUnits):
         return [Eq(self.s_rel, self.flange_a.phi), Eq(self.flange_b.phi, self.flange_a.phi),
                 Eq(self.flange_a.tau + self.flange_b.tau - self.f, 0),
                 *self._friction_equations()]
-
-    def events(self):
-        mode = self.mode
-        f_static = self.peak * (self.F_Coulomb + self.F_Stribeck)
-        held = select(1 - mode**2, self.sa, 0)  # constant 0 while sliding
-        return [When(select(mode, self.v_rel, -1) < 0, assign(mode, 0)),
-                When(select(-mode, self.v_rel, 1) > 0, assign(mode, 0)),
-                When(held > f_static, assign(mode, 1)),
-                When(held < -f_static, assign(mode, -1))]
 
 
 def _friction_table(rv0: float, rv1: float) -> tuple:

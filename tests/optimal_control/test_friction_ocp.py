@@ -111,7 +111,7 @@ def test_hybrid_model_without_twin_is_refused():
         OptimalControl(block, t_end=ex.T_END)
     message = str(info.value)
     assert "GroundFriction 'friction'" in message  # names the element whose events they are
-    assert "4 event(s)" in message and "smooth_twin" in message
+    assert "5 event(s)" in message and "smooth_twin" in message  # 4 switches + initial()
     assert ex.refusal_message(block) == message
 
 
