@@ -53,18 +53,19 @@ class Ramp(blocks.Ramp):
         y = offset + height                                time >= t_end
         (t_end = start_time + duration)
 
-    written as ``offset + height/duration * ((time - t0) [time >= t0] - (time - t1)
-    [time >= t1])`` with ``t1 = t0 + duration`` and event-generating switches ``[...]``.
+    written as MSL writes it, ``offset + (height if time >= t1 else (height*(time - t0)/duration
+    if time >= t0 else 0))`` with ``t1 = t0 + duration`` and event-generating switches: after
+    the ramp the output is exactly ``offset + height`` (a difference of two ramps is off by a
+    few ulp, and a normal force ``1 - ramp`` then flickers around zero).
     Parameters and output: those of the ``blocks`` twin without events.
     """
 
     def equations(self):
         t0 = self.start_time
         t1 = t0 + self.duration
-        slope = self.height / self.duration
+        rising = self.height * (time - t0) / self.duration
         return [Eq(self.y.u, self.offset
-                   + slope * event_if(time >= t0, time - t0, 0)
-                   - slope * event_if(time >= t1, time - t1, 0))]
+                   + event_if(time >= t1, self.height, event_if(time >= t0, rising, 0)))]
 
 
 class Sine(blocks.Sine):

@@ -1,6 +1,6 @@
 """Mathematical signal blocks (after ``Modelica.Blocks.Math`` of the Modelica Standard Library
-(MSL) 4.0): :class:`Gain`, :class:`Feedback`, :class:`Add`, :class:`Add3`; and the
-point-to-point motion source :class:`KinematicPTP2` (MSL ``Blocks.Sources.KinematicPTP2``).
+(MSL) 4.0): :class:`Gain`, :class:`Feedback`, :class:`Add`, :class:`Add3`, :class:`Product`;
+and the point-to-point motion source :class:`KinematicPTP2` (MSL ``Blocks.Sources.KinematicPTP2``).
 
 Signals are the acausal connectors of :mod:`acausal.components.blocks` (``RealInput``,
 ``RealOutput``, value ``<connector>.u``). Gains and weights carry unit "1" here (MSL writes
@@ -82,6 +82,20 @@ class Add3(Component):
 
     def equations(self):
         return [Eq(self.y.u, self.k1 * self.u1.u + self.k2 * self.u2.u + self.k3 * self.u3.u)]
+
+
+class Product(Component):
+    """Product of two inputs (MSL ``Blocks.Math.Product``): ``y = u1 u2``.
+
+    Source: MSL 4.0 ``Modelica/Blocks/Math.mo`` (block ``Product``).
+    """
+
+    u1 = RealInput()
+    u2 = RealInput()
+    y = RealOutput()
+
+    def equations(self):
+        return [Eq(self.y.u, self.u1.u * self.u2.u)]
 
 
 def ptp_profile(q_begin, q_end, qd_max, qdd_max, start_time=0.0) -> dict:

@@ -14,6 +14,7 @@ from acausal import Component, Connector, Eq, Flow, Parameter, Potential, Variab
 from acausal.errors import ParameterError
 
 from .blocks import RealInput, RealOutput
+from .thermal import ConditionalHeatPort
 
 
 class Flange(Connector):
@@ -21,6 +22,40 @@ class Flange(Connector):
 
     phi = Potential(unit="rad", description="absolute rotation angle of the flange")
     tau = Flow(unit="N.m", description="cut torque, positive into the component")
+
+
+class OptionalSupport(Component):
+    """The optional support (housing) flange of an elementary component (MSL 4.0
+    ``Rotational.Interfaces.PartialElementaryOneFlangeAndSupport2`` and
+    ``PartialElementaryTwoFlangesAndSupport2``).
+
+    ``useSupport`` (structural, default False): with it the component gets the flange
+    ``support`` and measures its angles from the support, ``phi_support = support.phi``, and the
+    support takes the reaction torque, ``support.tau = -(sum of the flange torques)``; without it
+    the component is grounded internally, ``phi_support = 0`` and the reaction goes to the
+    ground. Subclasses use :attr:`phi_support` in their equations and add
+    :meth:`support_equations` with their flange torques.
+    """
+
+    useSupport = Parameter(False, structural=True,
+                           description="True: the support flange is enabled, else the "
+                           "component is grounded internally")
+
+    def __init__(self, **overrides):
+        super().__init__(**overrides)
+        if overrides.get("useSupport", False):
+            self.support = Flange()
+
+    @property
+    def phi_support(self):
+        """Angle of the support [rad]: ``support.phi``, or 0 without a support flange."""
+        return self.support.phi if self.useSupport else 0
+
+    def support_equations(self, *flange_torques) -> list:
+        """``support.tau = -(flange torques)`` when the support flange exists, else nothing."""
+        if not self.useSupport:
+            return []
+        return [Eq(self.support.tau, -sum(flange_torques))]
 
 
 class PartialCompliant(Component):
@@ -89,21 +124,41 @@ class Spring(PartialCompliant):
         return [*super().equations(), Eq(self.tau, self.c * (self.phi_rel - self.phi_rel0))]
 
 
-class Damper(PartialCompliant):
-    """Linear torsional damper (Modelica ``Rotational.Components.Damper``):
-    ``tau = d der(phi_rel)``."""
+class Damper(PartialCompliant, ConditionalHeatPort):
+    """Linear torsional damper (Modelica ``Rotational.Components.Damper``), with the optional
+    heat port (``useHeatPort``, :class:`acausal.components.thermal.ConditionalHeatPort`).
+
+    Equations::
+
+        w_rel = der(phi_rel);  tau = d w_rel
+        lossPower = tau w_rel
+        heatPort.Q_flow = -lossPower          (with useHeatPort=True)
+
+    Source: MSL 4.0 ``Modelica/Mechanics/Rotational/Components/Damper.mo`` (MSL's
+    ``stateSelect=prefer`` on phi_rel and w_rel is left to the compiler's state selection).
+    """
 
     d = Parameter(1.0, min=0.0, unit="N.m.s/rad", description="damping constant")
     w_rel = Variable(unit="rad/s", description="relative angular velocity der(phi_rel)")
 
     def equations(self):
         return [*super().equations(), Eq(self.w_rel, der(self.phi_rel)),
-                Eq(self.tau, self.d * self.w_rel)]
+                Eq(self.tau, self.d * self.w_rel),
+                Eq(self.lossPower, self.tau * self.w_rel), *self.heat_port_equations()]
 
 
-class SpringDamper(PartialCompliant):
-    """Torsional spring and damper in parallel (Modelica ``Rotational.Components.SpringDamper``):
-    ``tau = c (phi_rel - phi_rel0) + d der(phi_rel)``."""
+class SpringDamper(PartialCompliant, ConditionalHeatPort):
+    """Torsional spring and damper in parallel (Modelica ``Rotational.Components.SpringDamper``),
+    with the optional heat port (``useHeatPort``).
+
+    Equations::
+
+        w_rel = der(phi_rel);  tau = c (phi_rel - phi_rel0) + d w_rel
+        lossPower = d w_rel^2                 (the damper's part of tau times w_rel)
+        heatPort.Q_flow = -lossPower          (with useHeatPort=True)
+
+    Source: MSL 4.0 ``Modelica/Mechanics/Rotational/Components/SpringDamper.mo``.
+    """
 
     c = Parameter(1.0, min=0.0, unit="N.m/rad", description="spring constant")
     d = Parameter(1.0, min=0.0, unit="N.m.s/rad", description="damping constant")
@@ -111,33 +166,41 @@ class SpringDamper(PartialCompliant):
     w_rel = Variable(unit="rad/s", description="relative angular velocity der(phi_rel)")
 
     def equations(self):
+        tau_d = self.d * self.w_rel
         return [*super().equations(), Eq(self.w_rel, der(self.phi_rel)),
-                Eq(self.tau, self.c * (self.phi_rel - self.phi_rel0) + self.d * self.w_rel)]
+                Eq(self.tau, self.c * (self.phi_rel - self.phi_rel0) + tau_d),
+                Eq(self.lossPower, tau_d * self.w_rel), *self.heat_port_equations()]
 
 
-class Torque(Component):
+class Torque(OptionalSupport):
     """Torque source driven by the variable ``tau`` (Modelica ``Rotational.Sources.Torque``):
-    ``flange.tau = -tau`` (accelerates along +phi).
+    ``flange.tau = -tau`` (accelerates along +phi); with ``useSupport`` the reaction
+    ``support.tau = -flange.tau`` acts on the support flange (see :class:`OptionalSupport`).
 
-    ``tau`` is an input: give it an equation in an enclosing model (or use ConstantTorque).
+    ``tau`` is an input (MSL: a RealInput): give it an equation in an enclosing model, e.g.
+    ``Eq(torque.tau, ramp.y.u)`` (or use ConstantTorque).
+
+    Source: MSL 4.0 ``Modelica/Mechanics/Rotational/Sources/Torque.mo``.
     """
 
     flange = Flange()
     tau = Variable(unit="N.m", description="driving torque, positive along +phi")
 
     def equations(self):
-        return [Eq(self.flange.tau, -self.tau)]
+        return [Eq(self.flange.tau, -self.tau), *self.support_equations(self.flange.tau)]
 
 
-class ConstantTorque(Component):
+class ConstantTorque(OptionalSupport):
     """Constant torque ``tau_constant`` along +phi on ``flange``
-    (Modelica ``Rotational.Sources.ConstantTorque``): ``flange.tau = -tau_constant``."""
+    (Modelica ``Rotational.Sources.ConstantTorque``): ``flange.tau = -tau_constant``; with
+    ``useSupport`` the support takes ``support.tau = -flange.tau``."""
 
     tau_constant = Parameter(1.0, unit="N.m", description="torque")
     flange = Flange()
 
     def equations(self):
-        return [Eq(self.flange.tau, -self.tau_constant)]
+        return [Eq(self.flange.tau, -self.tau_constant),
+                *self.support_equations(self.flange.tau)]
 
 
 class TorqueSensor(Component):
@@ -210,10 +273,11 @@ class AngleSensor(Component):
         return [Eq(self.phi.u, self.flange.phi), Eq(self.flange.tau, 0)]
 
 
-class QuadraticSpeedDependentTorque(Component):
+class QuadraticSpeedDependentTorque(OptionalSupport):
     """Torque quadratic in the speed of ``flange``, e.g. a fan or a pump load
-    (Modelica ``Rotational.Sources.QuadraticSpeedDependentTorque`` with ``useSupport=false``:
-    the support is fixed at angle 0).
+    (Modelica ``Rotational.Sources.QuadraticSpeedDependentTorque``; ``useSupport`` as
+    :class:`OptionalSupport`: angle and speed relative to the support, which takes
+    ``support.tau = -flange.tau``).
 
     Parameters: ``tau_nominal`` [N.m] (torque at ``w_nominal``; negative: a load that brakes
     a positive rotation), ``w_nominal`` [rad/s] (> 0), ``TorqueDirection`` (bool, structural:
@@ -221,7 +285,7 @@ class QuadraticSpeedDependentTorque(Component):
 
     Equations::
 
-        phi = flange.phi;  w = der(phi);  tau = -flange.tau
+        phi = flange.phi - phi_support;  w = der(phi);  tau = -flange.tau
         TorqueDirection:      tau = tau_nominal (w/w_nominal)^2
         not TorqueDirection:  tau = tau_nominal smooth(1, if w >= 0 then (w/w_nominal)^2
                                                           else -(w/w_nominal)^2)
@@ -239,26 +303,28 @@ class QuadraticSpeedDependentTorque(Component):
                                 "of rotation")
     w_nominal = Parameter(1.0, min=1e-15, unit="rad/s", description="nominal speed (> 0)")
     flange = Flange()
-    phi = Variable(unit="rad", description="angle of flange (support fixed at 0)")
+    phi = Variable(unit="rad", description="angle of flange relative to the support")
     w = Variable(unit="rad/s", description="angular velocity of flange der(phi)")
     tau = Variable(unit="N.m", description="accelerating torque acting at flange (-flange.tau)")
 
     def equations(self):
         ratio = self.w / self.w_nominal
         law = ratio**2 if self.TorqueDirection else ratio * sp.Abs(ratio)
-        return [Eq(self.phi, self.flange.phi), Eq(self.w, der(self.phi)),
-                Eq(self.tau, -self.flange.tau), Eq(self.tau, self.tau_nominal * law)]
+        return [Eq(self.phi, self.flange.phi - self.phi_support), Eq(self.w, der(self.phi)),
+                Eq(self.tau, -self.flange.tau), Eq(self.tau, self.tau_nominal * law),
+                *self.support_equations(self.flange.tau)]
 
 
-class IdealGear(Component):
-    """Ideal gear without inertia, support fixed (MSL ``Rotational.Components.IdealGear`` with
-    ``useSupport=false``).
+class IdealGear(OptionalSupport):
+    """Ideal gear without inertia (MSL ``Rotational.Components.IdealGear``; ``useSupport`` as
+    :class:`OptionalSupport`: without it the housing is fixed).
 
     Equations::
 
-        phi_a = flange_a.phi;  phi_b = flange_b.phi
+        phi_a = flange_a.phi - phi_support;  phi_b = flange_b.phi - phi_support
         phi_a = ratio phi_b
         0 = ratio flange_a.tau + flange_b.tau
+        useSupport:  support.tau = -flange_a.tau - flange_b.tau
 
     ``ratio`` [1] is flange_a.phi/flange_b.phi; the gear transmits power without loss
     (``flange_a.tau der(phi_a) + flange_b.tau der(phi_b) = 0``).
@@ -269,13 +335,15 @@ class IdealGear(Component):
     ratio = Parameter(1.0, unit="1", description="transmission ratio flange_a.phi/flange_b.phi")
     flange_a = Flange()
     flange_b = Flange()
-    phi_a = Variable(unit="rad", description="angle of flange_a (support fixed at 0)")
-    phi_b = Variable(unit="rad", description="angle of flange_b (support fixed at 0)")
+    phi_a = Variable(unit="rad", description="angle of flange_a relative to the support")
+    phi_b = Variable(unit="rad", description="angle of flange_b relative to the support")
 
     def equations(self):
-        return [Eq(self.phi_a, self.flange_a.phi), Eq(self.phi_b, self.flange_b.phi),
+        return [Eq(self.phi_a, self.flange_a.phi - self.phi_support),
+                Eq(self.phi_b, self.flange_b.phi - self.phi_support),
                 Eq(self.phi_a, self.ratio * self.phi_b),
-                Eq(0, self.ratio * self.flange_a.tau + self.flange_b.tau)]
+                Eq(0, self.ratio * self.flange_a.tau + self.flange_b.tau),
+                *self.support_equations(self.flange_a.tau, self.flange_b.tau)]
 
 
 class AccSensor(Component):

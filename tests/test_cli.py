@@ -111,7 +111,7 @@ def test_equations_latex():
 def test_equations_text_and_reduced():
     plain = run("equations", OSC)
     assert plain.returncode == 0, plain.stderr
-    assert "# 22 equations of Oscillator" in plain.stdout
+    assert "# 23 equations of Oscillator" in plain.stdout
     assert "spring.f = spring.c*(spring.s_rel - spring.s_rel0)    # equation 4 of Spring" \
         in plain.stdout
     reduced = run("equations", OSC, "--reduced")

@@ -30,9 +30,13 @@ from acausal.components.multibody.world import World
 
 #: Constructor arguments of the components that need some (the sources' reference signals).
 #: A reference such as ``3*time`` has a literal with an implied unit (rad/s2, m/s2...).
+#: by class name, or by module.class where two modules share a name
+TABLE = ((0.0, 1.0, 2.0), (1.0, 3.0, 5.0))
 ARGUMENTS = {
-    "Position": dict(phi_ref=3 * time), "Speed": dict(w_ref=3 * time),
-    "Accelerate": dict(a_ref=3 * time), "TranslationalPosition": dict(s_ref=3 * time),
+    "sources.Position": dict(phi_ref=3 * time), "sources.Speed": dict(w_ref=3 * time),
+    "sources.Accelerate": dict(a_ref=3 * time), "TranslationalPosition": dict(s_ref=3 * time),
+    "CombiTable1Ds": dict(table=TABLE), "CombiTable1Dv": dict(table=TABLE),
+    "CombiTimeTable": dict(table=TABLE), "TimeTable": dict(table=tuple(r[:2] for r in TABLE)),
     "TranslationalSpeed": dict(v_ref=3 * time), "TranslationalAccelerate": dict(a_ref=3 * time),
     # MSL gives these no default length (r is required there)
     "BodyBox": dict(r=(0.5, 0.0, 0.0)), "BodyCylinder": dict(r=(0.5, 0.0, 0.0)),
@@ -79,7 +83,8 @@ class _Rig(Component):
 
 
 def _model(cls: type) -> Component:
-    part = cls(**ARGUMENTS.get(cls.__name__, {}))
+    module = cls.__module__.rsplit(".", 1)[-1]
+    part = cls(**ARGUMENTS.get(f"{module}.{cls.__name__}", ARGUMENTS.get(cls.__name__, {})))
     return _Rig(part) if _declared(part, Frame) or _declared(part, RealInput) else part
 
 

@@ -121,7 +121,7 @@ def test_msd_structure(msd):
     assert set(msd.state_names) == {"mass.s", "mass.v"}
     assert msd.is_ode
     assert msd.parameters() == {"wall.s0": 0.0, "spring.c": 100.0, "spring.s_rel0": 0.0,
-                                "damper.d": 2.0, "mass.m": 1.0}
+                                "damper.d": 2.0, "mass.m": 1.0, "mass.L": 0.0}
 
 
 def test_msd_underdamped_matches_analytic(msd):
