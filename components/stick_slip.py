@@ -24,7 +24,7 @@ Equations (``sa`` is MSL's dimensionless path parameter; ``f0_max`` the static f
         0                              if Free
         f_forward(v)                   if Forward
         f_backward(v)                  if Backward
-    a = 0                              if Stuck
+    a = 0                              if Stuck  (stuck_creep*sa/(f0_max + F_FLOOR), below)
         sa*[m/s2]                      if Free
         (sa - f0_max/[N])*[m/s2]       if Forward
         (sa + f0_max/[N])*[m/s2]       if Backward
@@ -45,6 +45,17 @@ mode, a gated condition turns into its constant, true side, a change from false 
 fires the clause in the same instant (a forward slide that becomes Free would otherwise stick
 and break away again). An element that never slides backward (the freewheel of a one-way
 clutch) drops the backward break-away (``backward=False``).
+
+Two elements stuck on one speed (a bearing friction and a locked gear on one shaft; a chain of
+clutches and a brake closed to the ground) give two equations ``a = 0`` for one speed and leave
+the split of the load between them open: the system is singular (MSL's LossyGearDemo2: "If both
+friction models are stuck, there is no unique solution. Still a reliable Modelica simulator
+should be able to handle this situation"; Dymola leaves one element sliding at a round-off
+speed). Give one of them ``stuck_creep > 0`` (1e-10 is plenty): stuck, it creeps at ``a =
+stuck_creep*sa/(f0_max + F_FLOOR)``, at most ``stuck_creep`` [m/s2, rad/s2] at its full static
+friction; the other holds exactly and takes the load up to its static friction, the creeping one
+the rest, and together they hold the sum. The default 0 holds exactly (a run that needs the
+creep stops with an error naming ``stuck_creep``).
 
 The gating (the constants while a clause cannot apply) is what makes one mechanism serve every
 element: (1) stuck, ``v`` is held at ~0 only to the solver's accuracy when it is not a state (a
@@ -74,10 +85,22 @@ from __future__ import annotations
 import casadi as ca
 import sympy as sp
 
-from acausal import Component, Discrete, Eq, Variable, When, assign, initial, register_function
+from acausal import (
+    Component,
+    Discrete,
+    Eq,
+    Parameter,
+    Variable,
+    When,
+    assign,
+    initial,
+    register_function,
+)
 
 #: MSL's mode values (``Modelica.Mechanics.Rotational.Interfaces.PartialFriction``)
 FORWARD, STUCK, BACKWARD, FREE = 1, 0, -1, 2
+#: [N or N.m] keeps the stuck creep finite where the static friction is 0
+F_FLOOR = 1e-6
 #: the initial mode treats a relative speed within this of zero [m/s or rad/s] as rest: a speed
 #: computed from states that start at zero (through gears, loops) is zero to round-off only
 #: (1e-29 rad/s in the RobotR3 axes), and its sign would decide the mode at random
@@ -153,6 +176,10 @@ class StickSlip(Component):
                   "acceleration/[m/s2] (+- f0_max/[N] while sliding) otherwise (no unit)")
     mode = Discrete(start=0.0, description="+1 forward sliding, 0 stuck, -1 backward sliding, "
                     "2 free (MSL's values)")
+    stuck_creep = Parameter(0.0, min=0.0, unit="1", description="stuck, the element creeps at "
+                            "a = stuck_creep*sa/(f0_max + F_FLOOR) [m/s2 or rad/s2 at its full "
+                            "static friction]; 0: held exactly. > 0 (e.g. 1e-10) only for one "
+                            "of two elements that stick on the same speed (docs/drivelines.md)")
 
     def stick_slip_equations(self, v, a, f, f_forward, f_backward, f0_max) -> list:
         """``f`` and ``a`` by mode (module docstring): ``v`` relative speed, ``a`` its
@@ -163,7 +190,8 @@ class StickSlip(Component):
         # m = +-1 while sliding: sa -+ f0_max (m has no unit, like sa: MSL's unitForce)
         sliding_a = self.sa - m * f0_max
         return [Eq(f, select(is_stuck(m), self.sa, select(is_free(m), 0, sliding_f))),
-                Eq(a, select(is_stuck(m), 0, select(is_free(m), self.sa, sliding_a)))]
+                Eq(a, select(is_stuck(m), self.stuck_creep * self.sa / (f0_max + F_FLOOR),
+                             select(is_free(m), self.sa, sliding_a)))]
 
     def stick_slip_events(self, v, f0_max, free=None, backward: bool = True) -> list:
         """The gated mode switches (module docstring) for the relative speed ``v``; ``free`` a

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from acausal import Component, Variable, compile, connect, time
+from acausal import Component, Eq, Variable, compile, connect, time
 from acausal.components import rotational, translational
 from acausal.components.friction import (
     BearingFriction,
@@ -348,3 +348,50 @@ def test_rotational_friction_between_two_inertias():
     np.testing.assert_allclose(sol["b.w"], np.where(t < 4 / 3, 0.75 * t, 1.0), atol=1e-10)
     np.testing.assert_allclose(sol["clutch.f"][t > 4 / 3 + 1e-9], 0.0, atol=1e-10)
 
+
+
+# ---------------------------------------------------------------------------------------------
+# two elements stuck on one speed (stuck_creep)
+# ---------------------------------------------------------------------------------------------
+
+
+class TwoBearings(Component):
+    """Two bearing frictions (Coulomb 0.5 and 0.3 N.m, peak 1) on one inertia (J = 1) driven by
+    a torque ramp tau = t: held by the two together until t = 0.8 (the sum of their static
+    friction), then w' = t - 0.8, w = (t - 0.8)^2/2. b2 creeps while stuck (stuck_creep): with
+    both held exactly the two equations a = 0 for one speed leave the split open."""
+
+    inertia = rotational.Inertia(J=1.0, phi=Variable(start=0.0, fixed=True),
+                                 w=Variable(start=0.0, fixed=True))
+    drive = rotational.Torque()
+    b1 = BearingFriction(F_Coulomb=0.5)
+    b2 = BearingFriction(F_Coulomb=0.3, stuck_creep=1e-10)
+
+    def equations(self):
+        return [Eq(self.drive.tau, 1.0 * time)]
+
+    def connections(self):
+        return [connect(self.drive.flange, self.inertia.flange_a),
+                connect(self.b1.flange, self.inertia.flange_a),
+                connect(self.b2.flange, self.inertia.flange_b)]
+
+
+def test_two_elements_stuck_on_one_speed_hold_the_sum_of_their_static_friction():
+    sol = compile(TwoBearings()).simulate(2.0, dt=0.01, rtol=1e-10, atol=1e-12)
+    t, w = np.asarray(sol.t), np.asarray(sol["inertia.w"])
+    held = t < 0.8
+    # held: the speed only creeps, below stuck_creep times the time (1e-10 rad/s2 at most)
+    assert np.max(np.abs(w[held])) <= 1e-10 * 0.8
+    # b1 (held exactly) takes the load until its static friction, then b2 (creeping) the rest
+    np.testing.assert_allclose(sol["b1.f"][held] + sol["b2.f"][held], t[held], atol=1e-9)
+    # both slide forward from t = 0.8 (the load's sum of static friction 0.5 + 0.3)
+    moving = t > 0.8 + 1e-6
+    assert np.all(sol["b1.mode"][moving] == 1) and np.all(sol["b2.mode"][moving] == 1)
+    np.testing.assert_allclose(w[moving], (t[moving] - 0.8) ** 2 / 2, atol=1e-8)
+
+
+def test_without_creep_two_stuck_elements_are_an_error_that_names_it():
+    from acausal.errors import SimulationError
+
+    with pytest.raises(SimulationError, match="b2.stuck_creep"):
+        compile(TwoBearings()).simulate(2.0, dt=0.01, params={"b2.stuck_creep": 0.0})
