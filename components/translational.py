@@ -35,6 +35,7 @@ from acausal import (
     unit_free,
 )
 
+from . import translational_shapes
 from .thermal import ConditionalHeatPort
 
 
@@ -167,6 +168,7 @@ class Mass(PartialRigid):
                  state_priority=1)
     v = Variable(unit="m/s", description="velocity", state_priority=1)
     a = Variable(unit="m/s2", description="acceleration")
+    visual_shapes = translational_shapes.mass
 
     @property
     def flange(self) -> Flange:

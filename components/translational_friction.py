@@ -43,6 +43,7 @@ import sympy as sp
 from acausal import Discrete, Eq, Parameter, Variable, When, assign, der, initial, reinit
 from acausal.errors import ParameterError
 
+from . import translational_shapes
 from .blocks import RealInput
 from .stick_slip import FREE, STUCK, StickSlip, is_stuck, select
 from .tables import table_value
@@ -158,6 +159,8 @@ class MassWithStopAndFriction(StickSlip, PartialRigid, ConditionalHeatPort):
                       "from the stops)")
     stopped = Discrete(start=0.0, description="+1 resting at the upper stop, -1 at the lower "
                        "stop, 0 otherwise (MSL's stopped)")
+
+    visual_shapes = translational_shapes.mass_with_stops
 
     def __init__(self, **overrides):
         super().__init__(**overrides)

@@ -25,7 +25,7 @@ import sympy as sp
 from acausal import Component, Eq, Parameter, Variable, der, event_if
 from acausal.errors import ParameterError
 
-from . import rotational
+from . import rotational, translational_shapes
 from .blocks import RealInput, RealOutput
 from .thermal import ConditionalHeatPortWithT
 from .translational import Flange, OptionalSupport
@@ -451,6 +451,8 @@ class Vehicle(Component):
     fRoll = Variable(unit="N", description="rolling resistance (positive against +s)")
     fGrav = Variable(unit="N", description="grade resistance m g sin(atan(inclination))")
     v_wind = Variable(unit="m/s", description="wind velocity seen by the drag (filtered input)")
+
+    visual_shapes = translational_shapes.vehicle
 
     def __init__(self, **overrides):
         super().__init__(**overrides)

@@ -39,6 +39,11 @@ variable of the component, in rad) turns it about the axis through the frame's o
 wheel whose frame does not turn with it (a vehicle's wheel, whose frame follows the vehicle and
 whose roll angle is a variable of the joint) shows its rolling: its rim mark spins.
 
+A shape can also move in its frame by a position of the component: ``slide="s"`` (a scalar
+variable, in m) moves it along ``slide_axis`` (in the frame) by that variable's value. This is
+how the 1-D parts, which have no frame, are shown: a translational mass is a box in the world
+frame (``frame=None``) that slides along x by its position ``s``.
+
 With ``frame_b`` (a second connector of the component) the shape spans the two frames' origins:
 its length and direction follow the motion (a line force's spring or damper, a rod between two
 joints); ``r_shape``, ``length_direction`` and ``length`` are then not used.
@@ -98,6 +103,8 @@ class Visual:
     component: str = ""  # the path of the component that declared it (set by the compiler)
     spin: str | None = None  # a variable of the component: the shape turns by it [rad] ...
     spin_axis: tuple[float, float, float] = (0.0, 0.0, 1.0)  # ... about this axis (in frame)
+    slide: str | None = None  # a variable of the component: the shape moves by it [m] ...
+    slide_axis: tuple[float, float, float] = (1.0, 0.0, 0.0)  # ... along this axis (in frame)
 
     def as_dict(self) -> dict[str, Any]:
         """The shape as plain data (what the viewer page receives)."""
@@ -106,7 +113,8 @@ class Visual:
                 "width_direction": list(self.width_direction), "length": self.length,
                 "width": self.width, "height": self.height, "color": self.color,
                 "extra": self.extra, "trail": self.trail, "component": self.component,
-                "spin": self.spin, "spin_axis": list(self.spin_axis)}
+                "spin": self.spin, "spin_axis": list(self.spin_axis), "slide": self.slide,
+                "slide_axis": list(self.slide_axis)}
 
 
 def _placeable(connector: Any) -> bool:
@@ -129,17 +137,19 @@ def _vector(value: Any, what: str, where: str) -> tuple[float, float, float]:
     return numbers[0], numbers[1], numbers[2]
 
 
-def _spin_variable(name: Any, component: Any, where: str) -> str:
+def _moving_variable(name: Any, component: Any, where: str, field: str) -> str:
     """The full name (``wheel.phi_roll``) of the scalar variable ``name`` of ``component`` that
-    turns a shape (``Visual.spin``); a ModelDefinitionError naming it otherwise."""
+    turns a shape (``Visual.spin``) or moves it (``Visual.slide``); a ModelDefinitionError
+    naming it otherwise."""
     from .declarations import Parameter, Variable
 
     decl = type(component).declarations().get(name) if isinstance(name, str) else None
     if not isinstance(decl, Variable) or isinstance(decl, Parameter) \
             or getattr(decl, "shape", None) not in (None, ()):
-        raise ModelDefinitionError(f"{where}: Visual spin={name!r} is not a scalar variable of "
-                                   "the component: give the name of the angle [rad] that turns "
-                                   "the shape (e.g. 'phi_roll').")
+        what = "the angle [rad] that turns the shape (e.g. 'phi_roll')" if field == "spin" \
+            else "the position [m] that moves the shape (e.g. 's')"
+        raise ModelDefinitionError(f"{where}: Visual {field}={name!r} is not a scalar variable "
+                                   f"of the component: give the name of {what}.")
     return f"{component.path}.{name}" if component.path else name
 
 
@@ -187,9 +197,11 @@ def check_visual(shape: Any, component: Any, where: str) -> Visual:
             raise ModelDefinitionError(f"{where}: Visual {field_name}={value!r} must be a "
                                        "finite number >= 0 (or None for the viewer's default).")
         sizes[field_name] = number
-    spin = None if shape.spin is None else _spin_variable(shape.spin, component, where)
+    spin = None if shape.spin is None else _moving_variable(shape.spin, component, where, "spin")
+    slide = None if shape.slide is None else _moving_variable(shape.slide, component, where,
+                                                              "slide")
     directions = {}
-    for field_name in ("length_direction", "width_direction", "spin_axis"):
+    for field_name in ("length_direction", "width_direction", "spin_axis", "slide_axis"):
         directions[field_name] = _vector(getattr(shape, field_name), field_name, where)
         if not any(directions[field_name]):
             raise ModelDefinitionError(f"{where}: Visual {field_name} is the zero vector; give "
@@ -197,5 +209,5 @@ def check_visual(shape: Any, component: Any, where: str) -> Visual:
     return replace(shape, frame=frames[0], frame_b=frames[1],
                    r_shape=_vector(shape.r_shape, "r_shape", where), **directions,
                    color=None if shape.color is None else str(shape.color),
-                   trail=bool(shape.trail), spin=spin,
+                   trail=bool(shape.trail), spin=spin, slide=slide,
                    component=component.path, **sizes)

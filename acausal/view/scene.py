@@ -157,12 +157,20 @@ def build_scene(sol, *, trails: Any = None, plots: Any = None,
     seen: dict[tuple[bytes, bytes], int] = {}
     frame_names: list[list[str]] = []
 
-    def index_of(path: str | None, spin: tuple[str, Any] | None = None) -> int:
-        """The index of the frame ``path`` (turned further by a shape's ``spin``: the name of
-        its angle and the axis) among the stored frames."""
-        key_name = path if spin is None else f"{'world' if path is None else path}@{spin[0]}"
+    def index_of(path: str | None, spin: tuple[str, Any] | None = None,
+                 slide: tuple[str, Any] | None = None) -> int:
+        """The index of the frame ``path`` (turned further by a shape's ``spin``, moved by its
+        ``slide``: the name of its angle or position and the axis) among the stored frames."""
+        key_name = path
+        if spin is not None or slide is not None:
+            key_name = "world" if path is None else path
+            key_name += "".join(f"@{m[0]}" for m in (spin, slide) if m is not None)
         if key_name not in frame_index:
             r, q, flat = _frame_samples(sol, path)
+            if slide is not None:  # along the axis in the frame (before the frame's own spin)
+                e = np.asarray(slide[1], dtype=float)
+                r = r + _rotate(q, e / np.linalg.norm(e)) \
+                    * np.asarray(sol[slide[0]], dtype=float).reshape(-1, 1)
             if spin is not None:
                 q = _spun(q, spin[1], sol[spin[0]])
             key = (r.tobytes(), q.astype(np.float32).tobytes())
@@ -179,8 +187,10 @@ def build_scene(sol, *, trails: Any = None, plots: Any = None,
     shapes_data = []
     for shape in visuals:
         item = shape.as_dict()
-        item["frame"] = index_of(shape.frame, None if shape.spin is None
-                                 else (shape.spin, shape.spin_axis))
+        item["frame"] = index_of(shape.frame,
+                                 None if shape.spin is None else (shape.spin, shape.spin_axis),
+                                 None if shape.slide is None
+                                 else (shape.slide, shape.slide_axis))
         item["frame_b"] = None if shape.frame_b is None else index_of(shape.frame_b)
         shapes_data.append(item)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PENDULUM = f"{HERE / 'viewer_models.py'}:Pendulum"
 OSC = str(HERE.parents[1] / "examples" / "mass_spring_damper.py") + ":Oscillator"
+SPINNER = f"{HERE / 'viewer_models.py'}:Spinner"
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -47,6 +48,9 @@ def test_html_errors_are_one_line_with_what_to_do(tmp_path):
         result = run("simulate", PENDULUM, "--t-end", "1", *args, cwd=tmp_path)
         assert result.returncode == 1 and "Traceback" not in result.stderr
         assert result.stderr.startswith("error: ") and message in result.stderr, result.stderr
-    result = run("simulate", OSC, "--t-end", "1", "--html", "o.html", cwd=tmp_path)
+    result = run("simulate", SPINNER, "--t-end", "1", "--html", "o.html", cwd=tmp_path)
     assert result.returncode == 1 and "has no shapes to show" in result.stderr, result.stderr
     assert not (tmp_path / "o.html").exists()
+    # a translational mass is a box sliding with its position: the oscillator has a page
+    result = run("simulate", OSC, "--t-end", "1", "--html", "o.html", cwd=tmp_path)
+    assert result.returncode == 0 and (tmp_path / "o.html").exists(), result.stderr

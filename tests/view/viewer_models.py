@@ -73,3 +73,20 @@ class Top(Component):
         return [Visual("axes", "base"), Visual("gravity", "base", length_direction=(0, -1, 0)),
                 Visual("box", "body", r_shape=(-0.1, 0, 0), length=0.2, width=0.1, height=0.05),
                 Visual("line", "base", frame_b="body")]
+
+
+class Spinner(Component):
+    """A flywheel on a damper: 1-D rotational parts only, which have no shapes to show."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        from acausal.components import rotational
+        self.wheel = rotational.Inertia(J=1.0, phi=Variable(start=0.0, fixed=True),
+                                        w=Variable(start=1.0, fixed=True))
+        self.damper = rotational.Damper(d=0.5)
+        self.ground = rotational.Fixed()
+
+    def connections(self):
+        from acausal import connect
+        return [connect(self.wheel.flange_b, self.damper.flange_b),
+                connect(self.damper.flange_a, self.ground.flange)]
