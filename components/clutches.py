@@ -42,7 +42,7 @@ from acausal import Eq, Parameter, Variable, der, event_if
 from .blocks import RealInput
 from .rotational import Flange, OptionalSupport
 from .stick_slip import StickSlip, is_stuck, select
-from .tables import table_value
+from .tables import TableParameters, table_value
 from .thermal import ConditionalHeatPort
 
 __all__ = ["Clutch", "Brake", "OneWayClutch", "BearingFriction"]
@@ -85,9 +85,11 @@ class _RelativeFriction(StickSlip, ConditionalHeatPort):
                 Eq(self.lossPower, loss), *self.heat_port_equations()]
 
 
-class _NormalForce:
+class _NormalForce(TableParameters):
     """The parameters and variables of an element pressed by ``fn = fn_max*f_normalized``
     with a friction coefficient table ``mu_pos`` (mixed into a Component)."""
+
+    table_parameters = ("mu_pos",)
 
     mu_pos = Parameter(((0.0, 0.5),), structural=True, unit="1",
                        description="sliding friction coefficient: rows [w [rad/s], mu [1]] for "
@@ -230,7 +232,7 @@ class Brake(_NormalForce, _OnSupport):
         return self.stick_slip_events(self.w, self.tau0_max, free=self.fn <= 0)
 
 
-class BearingFriction(_OnSupport):
+class BearingFriction(TableParameters, _OnSupport):
     """Coulomb friction of a bearing with a measured friction curve (MSL
     ``Rotational.Components.BearingFriction``, parameterised as in MSL: the table ``tau_pos``).
 
@@ -259,6 +261,7 @@ class BearingFriction(_OnSupport):
     ``Interfaces/PartialFriction.mo``.
     """
 
+    table_parameters = ("tau_pos",)
     tau_pos = Parameter(((0.0, 1.0),), structural=True, unit="N.m",
                         description="sliding friction torque: rows [w [rad/s], tau [N.m]] for "
                         "w >= 0 (linear interpolation, extrapolation through the last two rows)")

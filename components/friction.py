@@ -87,7 +87,7 @@ class _StickSlip(StickSlip):
         return [StuckMonitor(
             self._held, slip=self.mode, speed_limit=sp.Rational(1, 2),
             travel=self.s_rel, travel_limit=self.STUCK_TRAVEL, motion=(self.s_rel, self._unit),
-            capacity=self.peak * (self.F_Coulomb + self.F_Stribeck), held=self.f,
+            capacity=self._f0_max(), held=self.f,
             advice="lower the static friction peak*(F_Coulomb + F_Stribeck), or raise the load")]
 
     def events(self):

@@ -39,7 +39,7 @@ from acausal.errors import ParameterError
 
 from .rotational import Flange, OptionalSupport
 from .stick_slip import FREE, StickSlip, is_forward, is_stuck, select
-from .tables import load_table, table_value
+from .tables import load_table, table_rows, table_value
 from .thermal import ConditionalHeatPort
 
 __all__ = ["BandStickSlip", "LossyGear"]
@@ -195,7 +195,7 @@ class LossyGear(BandStickSlip, OptionalSupport, ConditionalHeatPort):
                                  "non-zero transmission ratio.")
         # the table as numbers (also when given as a CSV path: the structural check of a
         # parameter with a numeric default refuses strings)
-        overrides["lossTable"] = tuple(tuple(float(v) for v in row) for row in table)
+        overrides["lossTable"] = table_rows(table)
         if ideal:  # MSL: mode = Free while the gear is ideal
             overrides["mode"] = Discrete(start=float(FREE))
         super().__init__(**overrides)

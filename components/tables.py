@@ -158,6 +158,29 @@ def load_table(table: Any, where: str = "table", strict: bool = False) -> np.nda
     return data
 
 
+def table_rows(table: Any, where: str = "table", strict: bool = False) -> tuple:
+    """The table checked by :func:`load_table` (an array or a CSV path) as rows of floats: the
+    value a structural table parameter with a numeric default accepts (it refuses a path)."""
+    return tuple(tuple(float(v) for v in row) for row in load_table(table, where, strict))
+
+
+class TableParameters:
+    """Mixin of components whose structural parameters ``table_parameters`` are tables: each
+    may be given as a 2-D array-like or the path of a CSV file. A path is read and checked when
+    the component is created (:func:`table_rows`; an error names the class, the parameter and
+    the file); an array is checked with the component's other parameters when the model is
+    compiled (an error names the component's path)."""
+
+    table_parameters: tuple[str, ...] = ()
+
+    def __init__(self, **overrides):
+        for name in self.table_parameters:
+            value = overrides.get(name)
+            if isinstance(value, (str, os.PathLike)):
+                overrides[name] = table_rows(value, f"{type(self).__name__}: {name}")
+        super().__init__(**overrides)
+
+
 def check_option(value: Any, options: tuple[str, ...], what: str, where: str) -> str:
     """``value`` as one of ``options`` (MSL's enumeration literal, also written with its type
     prefix, e.g. ``"Modelica.Blocks.Types.Extrapolation.HoldLastPoint"``)."""

@@ -46,7 +46,7 @@ from acausal.errors import ParameterError
 from . import translational_shapes
 from .blocks import RealInput
 from .stick_slip import FREE, STUCK, StickSlip, is_stuck, select
-from .tables import table_value
+from .tables import TableParameters, table_value
 from .thermal import ConditionalHeatPort
 from .translational import Flange, OptionalSupport, PartialRigid
 
@@ -252,7 +252,7 @@ class _OnSupport(StickSlip, OptionalSupport, ConditionalHeatPort):
         return f"{type(self).__name__}{named}: {name}"
 
 
-class SupportFriction(_OnSupport):
+class SupportFriction(TableParameters, _OnSupport):
     """Coulomb friction between two rigidly joined flanges and the support, with a measured
     friction curve (MSL ``Translational.Components.SupportFriction``).
 
@@ -275,6 +275,7 @@ class SupportFriction(_OnSupport):
     ``Interfaces/PartialFriction.mo``.
     """
 
+    table_parameters = ("f_pos",)
     f_pos = Parameter(((0.0, 1.0),), structural=True, unit="N",
                       description="sliding friction force: rows [v [m/s], f [N]] for v >= 0 "
                       "(linear interpolation, extrapolation through the last two rows)")
@@ -298,7 +299,7 @@ class SupportFriction(_OnSupport):
         return self.stick_slip_events(self.v, self.peak * self.f0)
 
 
-class Brake(_OnSupport):
+class Brake(TableParameters, _OnSupport):
     """Brake: friction between two rigidly joined flanges and the housing, pressed by a normal
     force (MSL ``Translational.Components.Brake``).
 
@@ -329,6 +330,7 @@ class Brake(_OnSupport):
     ``Interfaces/PartialFriction.mo`` and ``Interfaces/PartialElementaryTwoFlangesAndSupport2.mo``.
     """
 
+    table_parameters = ("mu_pos",)
     mu_pos = Parameter(((0.0, 0.5),), structural=True, unit="1",
                        description="sliding friction coefficient: rows [v [m/s], mu [1]] for "
                        "v >= 0 (linear interpolation, extrapolation through the last two rows)")

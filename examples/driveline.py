@@ -26,7 +26,6 @@ import numpy as np
 from acausal import compile
 from acausal.components.driveline_examples import HillStart
 
-G_N = 9.80665
 MODES = {1.0: "slips forward", 0.0: "stuck", -1.0: "slips backward", 2.0: "free"}
 COLUMNS = ("t", "engine_w", "gear_input_w", "vehicle_v", "vehicle_s", "clutch_tau",
            "clutch_mode", "gearbox_mode", "pedal")
@@ -42,12 +41,15 @@ def simulate(t_end: float = 6.0, grade: float = 0.08, system=None):
     return cs, sol
 
 
-def energy_balance(sol, grade: float) -> tuple[float, float]:
-    """``(engine work, sum of where it went)`` at the end of the run [J]."""
-    m = 1300.0
-    kinetic = 0.5 * 0.15 * sol["engine.w"] ** 2 + 0.5 * 0.02 * sol["gearInput.w"] ** 2 \
+def energy_balance(sol) -> tuple[float, float]:
+    """``(engine work, sum of where it went)`` at the end of the run [J] (masses, inertias,
+    gravity and grade read from the run's parameters)."""
+    m, g, grade = (float(sol[name][0]) for name in
+                   ("vehicle.m", "vehicle.g", "vehicle.inclinationConstant"))
+    kinetic = 0.5 * float(sol["engine.J"][0]) * sol["engine.w"] ** 2 \
+        + 0.5 * float(sol["gearInput.J"][0]) * sol["gearInput.w"] ** 2 \
         + 0.5 * m * sol["vehicle.v"] ** 2
-    potential = m * G_N * math.sin(math.atan(grade)) * sol["vehicle.s"]
+    potential = m * g * math.sin(math.atan(grade)) * sol["vehicle.s"]
     spent = (kinetic[-1] - kinetic[0]) + (potential[-1] - potential[0]) \
         + sol["E_clutch"][-1] + sol["E_gear"][-1] + sol["E_road"][-1]
     return float(sol["W_engine"][-1]), float(spent)
@@ -104,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     _, sol = simulate(args.t_end, args.grade)
     for t, name in clutch_modes(sol):
         print(f"t = {t:8.5f} s: clutch {name}")
-    work, spent = energy_balance(sol, args.grade)
+    work, spent = energy_balance(sol)
     print(f"engine work {work:.3f} J = kinetic + potential + heat + road {spent:.3f} J "
           f"(difference {work - spent:.2e} J)")
     if args.csv:

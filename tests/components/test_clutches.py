@@ -367,3 +367,28 @@ def test_bad_parameters_are_named(overrides, words):
         compile(Rig()).simulate(0.1)
     for word in words:
         assert word in str(info.value)
+
+
+def test_tables_from_a_csv_file(tmp_path):
+    """A friction table given as the path of a CSV file (tau_pos = [[0, 0.5], [1, 1]]): the
+    bearing decelerates a unit inertia from 1 rad/s by 0.5 + 0.5 w, w = 2 exp(-t/2) - 1, and
+    stops at 2 ln 2; Clutch, and the translational SupportFriction and Brake, read theirs too."""
+    from acausal.components.translational_friction import Brake as TranslationalBrake
+    from acausal.components.translational_friction import SupportFriction
+
+    path = tmp_path / "tau_pos.csv"
+    path.write_text("w,tau\n0,0.5\n1,1\n")
+
+    class Spin(Component):
+        j = rotational.Inertia(J=1.0, phi=Variable(start=0.0, fixed=True),
+                               w=Variable(start=1.0, fixed=True))
+        b = BearingFriction(tau_pos=str(path))
+
+        def connections(self):
+            return [connect(self.j.flange_a, self.b.flange_a)]
+
+    sol = compile(Spin()).simulate(3.0, rtol=1e-10, atol=1e-12)
+    assert sol.events[-1][0] == pytest.approx(2 * math.log(2), abs=1e-8)
+    for cls, name in ((Clutch, "mu_pos"), (SupportFriction, "f_pos"),
+                      (TranslationalBrake, "mu_pos")):
+        assert cls(**{name: path})._overrides[name] == ((0.0, 0.5), (1.0, 1.0))
