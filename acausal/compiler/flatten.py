@@ -422,12 +422,16 @@ def _monitors(components: list[Component], variables: list, parameters: list
               ) -> list[StuckMonitor]:
     """The checked ``monitors()`` of every component (plain data with sympy expressions of
     the flat names, read by the run layer at the end of a run)."""
-    known = {str(v.symbol) for v in variables} | {str(p.symbol) for p in parameters}
+    known: set[str] | None = None  # made for the first monitor: most models have none
     out = []
     for comp in components:
         where = _describe_component(comp)
         with _user_code(where, "monitors"):
-            out.extend(check_monitor(m, comp, where, known) for m in comp.monitors() or ())
+            for m in comp.monitors() or ():
+                if known is None:
+                    known = {str(v.symbol) for v in variables} | \
+                        {str(p.symbol) for p in parameters}
+                out.append(check_monitor(m, comp, where, known))
     return out
 
 

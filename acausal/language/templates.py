@@ -36,8 +36,14 @@ from .symbolic import substituted, time
 #: Attributes the language itself keeps on every node (binding state, the constructor call and
 #: the parameter values given to it): not part of a key. Everything else a component stores,
 #: private attributes too (a flag computed in ``__init__`` from a parameter's value), is.
-_BINDING_ATTRIBUTES = frozenset({"_children", "_init_call", "_instance_decls", "_outers",
-                                 "_overrides", "_parameters", "_parent", "_path", "_variables"})
+#: ``_graph_parent`` is the connector's neighbour towards the root in the spanning tree of the
+#: connection graph (set by :func:`~.connection_graph.build_connection_graph`): another node for
+#: every instance of a chain, so as a key part it would give each link its own template. It is
+#: read by parameter checks, which run on every instance; what equations may read of the graph
+#: (``is_root``, ``rooted``: the flags ``_graph_root`` and ``_rooted``) stays in the key.
+_BINDING_ATTRIBUTES = frozenset({"_children", "_graph_parent", "_init_call", "_instance_decls",
+                                 "_outers", "_overrides", "_parameters", "_parent", "_path",
+                                 "_variables"})
 
 #: Components with more nodes than this below them are not templated: such a component is
 #: usually unique (a whole model), and computing its key walks its whole subtree.

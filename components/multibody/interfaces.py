@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from acausal import Connector, Flow, Overdetermined, Potential
+from acausal import Connector, Eq, Flow, Overdetermined, Potential
 from acausal.errors import ParameterError
 from acausal.library.rotations import matrix, orientation_residue
 
@@ -84,5 +84,10 @@ def constant_vector(values, name: str = "", owner=None) -> sp.Matrix:
 
 
 def vector_equations(lhs, rhs) -> list:
-    """Element-wise equations of two vectors (a list of sympy relations)."""
-    return [sp.Eq(lhs[i], rhs[i]) for i in range(len(lhs))]
+    """Element-wise equations of two vectors (a list of sympy relations).
+
+    Unevaluated (acausal's ``Eq``): sympy's evaluating ``Eq`` asks the assumption system
+    whether the two sides are equal, and for the force and torque balances of the joints and
+    bodies that question took most of the time their ``equations()`` take (the relation and its
+    residual are the same either way)."""
+    return [Eq(lhs[i], rhs[i]) for i in range(len(lhs))]

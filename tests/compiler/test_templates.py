@@ -47,7 +47,10 @@ def _examples():
     import segway
     import slipping_wheel
 
+    from acausal.components.multibody.chains import SpatialChain
+
     return [("chain", lambda: Chain(4)),
+            ("spatial chain", lambda: SpatialChain(4)),
             ("piston engine", piston_engine.PistonEngine),
             ("andrews squeezer", andrews_squeezer.AndrewsSqueezer),
             ("crank-rocker", crank_rocker.CrankRocker),
@@ -100,6 +103,28 @@ def test_a_kind_of_component_derives_its_equations_once():
         own = [e.residual for e in flat.equations if e.origin == f"masses[{i}]"]
         assert len(own) == 5
         assert all(s.name.startswith(f"masses[{i}].") for r in own for s in r.free_symbols)
+
+
+def test_a_chain_of_frames_derives_each_kind_once(monkeypatch):
+    """The joints and links of a multibody chain share templates although the connection graph
+    marks each frame with its own neighbour towards the root (``_graph_parent``, another node
+    for every link): one derivation per kind (the joints alternate between two axes), every
+    other instance renamed."""
+    from acausal.compiler import flatten as flatten_module
+    from acausal.components.multibody.chains import SpatialChain
+
+    derived = []
+    own = flatten_module._component_equations
+
+    def counted(comp, where, var_symbols):
+        derived.append(comp.path)
+        return own(comp, where, var_symbols)
+
+    monkeypatch.setattr(flatten_module, "_component_equations", counted)
+    flat = flatten(SpatialChain(6))
+    assert derived == ["", "world", "joints[0]", "joints[1]", "links[0]"]
+    assert len([e for e in flat.equations if e.origin == "links[5]"]) == \
+        len([e for e in flat.equations if e.origin == "links[0]"])
 
 
 class Gain(Component):
