@@ -47,13 +47,18 @@ def _priority(system: EquationSystem, v: int) -> float:
     return total
 
 
+#: A column adds rank to the greedy choices below when its remaining part exceeds this fraction
+#: of the block's largest entry.
+RANK_TOLERANCE = 1e-9
+
+
 def _pick_columns(a: np.ndarray, priorities: list[float], m: int) -> list[int] | None:
     """Greedy column choice by Gaussian elimination: low priority first, largest pivot next."""
     a = np.array(a, dtype=float)
     scale = np.max(np.abs(a)) if a.size else 0.0
     if scale == 0.0:
         return None
-    tol = 1e-9 * scale
+    tol = RANK_TOLERANCE * scale
     rows = list(range(a.shape[0]))
     chosen: list[int] = []
     for _ in range(m):
@@ -90,7 +95,7 @@ def _pick_columns_by_qr(a: np.ndarray, priorities: list[float], m: int) -> list[
     scale = np.max(np.abs(a)) if a.size else 0.0
     if scale == 0.0:
         return None
-    tol = 1e-9 * scale
+    tol = RANK_TOLERANCE * scale
     basis = np.zeros((a.shape[0], 0))
     chosen: list[int] = []
     for p in sorted(set(priorities)):
@@ -107,6 +112,72 @@ def _pick_columns_by_qr(a: np.ndarray, priorities: list[float], m: int) -> list[
         if len(chosen) == m:
             return chosen
     return None
+
+
+#: How far above the greedy choices' rank tolerance the certified bound of
+#: :func:`_pick_whole_groups` must lie, for rounding: the computed inverse the bound rests on is
+#: accurate to about cond * m * 1e-16 (below 1e-3 relative near the bound for m <= 800), and the
+#: greedy choices' own pivots carry rounding of that order too.
+CERTIFICATE_MARGIN = 10.0
+#: Columns of the inverse solved for at once by :func:`_pick_whole_groups`.
+_INVERSE_BLOCK = 8
+
+
+def _pick_whole_groups(a: np.ndarray, priorities: list[float], m: int) -> list[int] | None:
+    """The choice of :func:`_pick_columns` and :func:`_pick_columns_by_qr` where the priorities
+    and the structure decide it, without their dense factorisation; None where numbers must.
+
+    Both take the priority groups in ascending order and keep a column while it adds rank. When
+    the lowest groups together have exactly ``m`` columns ``S`` and ``a[:, S]`` is regular,
+    every column of ``S`` adds rank and the choice is ``S`` whatever the pivot order: a spatial
+    chain's second level (triangular blocks of about 3 N rows, all chosen) and its first level
+    below the joint angles are of this kind. Regular enough for both means: every pivot of the
+    QR form is at least sigma_min(a[:, S]), and every column of an elimination step's Schur
+    complement has an entry of at least sigma_min(a[:, S]) / sqrt(m) (the complement's inverse
+    is a block of the inverse of ``a[:, S]``); so the bound ``sigma_min >= 1 / |a[:, S]^-1|_F``,
+    from a sparse LU (SuperLU) and ``m`` solves, must exceed sqrt(m) times the tolerance, with
+    :data:`CERTIFICATE_MARGIN` for rounding. Otherwise (a group split by numbers, singular or
+    nearly singular at this point) the caller makes the greedy choice.
+
+    It replaces, where it applies, the dense QR whose multi-threaded BLAS (LAPACK through
+    OpenBLAS) costs many times its single-threaded time on a loaded 2-core machine: what made a
+    100-link chain's state selection swing by seconds (docs/compiler.md).
+    """
+    from scipy.sparse import csc_matrix  # scipy loads on first use, not on `import acausal`
+    from scipy.sparse.linalg import splu
+
+    a = np.asarray(a, dtype=float)
+    if not a.size or a.shape[0] != m or not np.all(np.isfinite(a)):
+        return None
+    scale = np.max(np.abs(a))
+    if scale == 0.0:
+        return None
+    prio = np.asarray(priorities, dtype=float)
+    groups, sizes = np.unique(prio, return_counts=True)  # ascending, as the greedy choices
+    filled = np.nonzero(np.cumsum(sizes) == m)[0]
+    if not filled.size:
+        return None  # a group is split: its columns compete by their numbers
+    cols = np.nonzero(prio <= groups[filled[0]])[0]
+    try:
+        lu = splu(csc_matrix(a[:, cols]))
+    except RuntimeError:  # exactly singular
+        return None
+    # The inverse a few columns at a time: SuperLU hands a block of right-hand sides to BLAS
+    # matrix products (rows x block width x supernode width), which OpenBLAS spreads over all
+    # cores above 4 * 65536 multiply-adds (interface/gemm.c) - the same oversubscription as the
+    # QR's, with the identity's hundreds of columns at once; one column per call costs more in
+    # call overhead than the solve. The squares are summed by elementwise numpy, not by BLAS.
+    squares = 0.0
+    for start in range(0, m, _INVERSE_BLOCK):
+        width = min(_INVERSE_BLOCK, m - start)
+        unit = np.zeros((m, width), order="F")
+        unit[start + np.arange(width), np.arange(width)] = 1.0
+        columns = lu.solve(unit)
+        squares += float(np.sum(columns * columns))
+    bound = RANK_TOLERANCE * scale * np.sqrt(m) * CERTIFICATE_MARGIN
+    if not (np.isfinite(squares) and np.sqrt(squares) * bound < 1.0):
+        return None
+    return cols.tolist()
 
 
 def _jacobian_function(system: EquationSystem, eqs: list[int], cands: list[int], params: dict):
@@ -156,8 +227,9 @@ class _LevelJacobian:
 
 #: Largest connected part of one level chosen by dense numeric elimination; larger parts up to
 #: QR_SELECTION_LIMIT by the vectorised QR form of the same greedy choice (a closed 3-D loop
-#: has a few hundred rows), and beyond that by a priority-ordered structural matching checked
-#: numerically (sparse LU), which honours priorities only row by row.
+#: has a few hundred rows) unless whole priority groups decide it (:func:`_pick_whole_groups`),
+#: and beyond that by a priority-ordered structural matching checked numerically (sparse LU),
+#: which honours priorities only row by row.
 DENSE_SELECTION_LIMIT = 60
 QR_SELECTION_LIMIT = 800
 
@@ -346,7 +418,9 @@ class StateSelector:
                         pick = _pick_columns(self._evaluate_generic(level, eqs, sub, rng), prios,
                                              len(rows))
                 elif len(rows) <= QR_SELECTION_LIMIT:
-                    pick = _pick_columns_by_qr(j_start, prios, len(rows))
+                    pick = _pick_whole_groups(j_start, prios, len(rows))
+                    if pick is None:
+                        pick = _pick_columns_by_qr(j_start, prios, len(rows))
                     if pick is None:
                         pick = _pick_columns_by_qr(self._evaluate_generic(level, eqs, sub, rng),
                                                    prios, len(rows))
