@@ -52,6 +52,8 @@ class CompiledModel:
     parameter_values: np.ndarray
     initial_residuals: list[tuple[Any, str]] = field(default_factory=list)
     algebraic_equations: list[str] = field(default_factory=list)  # source of each row of alg
+    #: what the sparse elimination of each large linear block did (compiler/linear_elimination)
+    linear_eliminations: list = field(default_factory=list)
     events: list = field(default_factory=list)  # CompiledEvent per When clause
     selector: Any = None  # StateSelector of the index-reduced system
     dynamic_selection: bool = False  # whether simulate() monitors and re-selects states
@@ -364,6 +366,8 @@ class CompiledModel:
                                 if not self.states else
                                 "CVODE (ODE)" if self.is_ode else "IDA (index-1 DAE)"),
         ]
+        for report in self.linear_eliminations:
+            lines.append("  linear block eliminated in its sparsity's order: " + report.line())
         return "\n".join(lines)
 
     def realization(self, dummies: set[int]) -> CompiledModel:

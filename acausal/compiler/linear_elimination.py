@@ -1,0 +1,462 @@
+"""Sparse symbolic elimination of a linear block: the block's own sparsity decides the order.
+
+A block of the sorted system (``structure/blt.py``) whose equations are linear in its unknowns
+``u`` reads ``A u + b = 0`` with ``A``, ``b`` CasADi SX expressions of the time, the states, the
+parameters and earlier blocks' unknowns. Tearing solves such a block through its tear variables,
+but the torn system is dense: the assignments between the tears chain through the whole block,
+so a serial chain of N bodies becomes a dense system of 2N - 2 unknowns, ``O(N^3)`` operations
+in the generated code. Eliminated in the right order, the same block is no denser than itself:
+for a tree, leaves first (what the articulated-body algorithm of Featherstone does by hand), no
+entry fills in and the cost is ``O(N)``.
+
+The order is the block's own: level by level of a breadth-first search of the block's graph
+(unknowns sharing an equation are neighbours), the farthest level first, and within a level
+the pivot ``(equation, unknown)`` with the smallest Markowitz count ``(r - 1)(c - 1)`` (r, c:
+the entries left in its row and column, which bounds the fill the step creates), among the
+pivots that are *safe*:
+
+* the pivot is not a function of a discrete variable (a mode that makes it zero in another mode);
+* at every sample point (the start point and random points around it: see
+  ``compiler/realize.py``) it is at least ``THRESHOLD`` times the largest entry of its column
+  (threshold pivoting, which bounds the growth of the entries), and it has the same sign at all
+  of them. A continuous pivot that takes both signs over the configurations passes through zero
+  somewhere (an entry of a rotation matrix such as ``sin(phi)``): it is never taken. Pivots made
+  of numbers and parameters are preferred among equal counts.
+
+What no safe pivot can eliminate is the *remainder* (for a closed loop: the cut's unknowns); its
+Schur complement is returned as a small linear system that the caller solves as before (a
+symbolic QR when small, else a numeric LU with partial pivoting at run time). Entries that the
+samples show to cancel exactly (zero at every sample, relative to the terms that made them) are
+dropped: such cancellation is an identity such as ``cos^2 + sin^2 - 1`` written out, not a
+coincidence of the sample.
+
+The unknowns then follow by back substitution in reverse order of elimination, as SX expressions
+in the remainder's unknowns; the generated code shares every common subexpression.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import casadi as ca
+import numpy as np
+
+#: A pivot must be at least this fraction of the largest entry in its column at every sample.
+THRESHOLD = 1e-3
+#: Points at which the pivots are checked (the start point and random points around it).
+SAMPLES = 16
+#: An updated entry whose samples are all below this fraction of the terms that formed it is an
+#: exact cancellation and is dropped.
+CANCELLED = 1e-11
+
+#: Columns of the farthest level (those with the fewest entries) compared for the best pivot at
+#: each step. Comparing the whole level shortens the spatial chain's right-hand side by 10 % but
+#: makes the search several times slower (each step changes the best pivot of most columns in
+#: its level, and each must be found again).
+LOOK = 8
+
+_binary = ca.SX.binary
+_unary = ca.SX.unary
+
+
+@dataclass
+class EliminationReport:
+    """What the elimination of one linear block did (shown in the compile summary)."""
+
+    size: int  # unknowns of the block
+    entries: int  # structural nonzeros of A
+    eliminated: int  # unknowns eliminated symbolically
+    expression_pivots: int  # pivots that are functions of the states (not numbers or parameters)
+    fill: int  # entries created by the elimination
+    remainder: list[str] = field(default_factory=list)  # unknowns left for the numeric solve
+    order: list[str] = field(default_factory=list)  # unknowns in the order of elimination
+
+    def line(self) -> str:
+        rest = (f", remainder {len(self.remainder)} solved as one dense block: "
+                + ", ".join(self.remainder[:6]) + (", ..." if len(self.remainder) > 6 else "")
+                if self.remainder else ", no remainder")
+        first = ", ".join(self.order[:4]) + (", ..." if len(self.order) > 4 else "")
+        return (f"{self.size} unknowns, {self.entries} entries: {self.eliminated} eliminated "
+                f"({self.expression_pivots} pivots on expressions), fill {self.fill}{rest}; "
+                f"order {first}")
+
+
+@dataclass
+class Elimination:
+    """The steps of an elimination and the remainder it left (see :func:`eliminate`)."""
+
+    #: (pivot column, the pivot row's other entries {column: SX}, the row's b, the pivot)
+    steps: list[tuple[int, dict[int, Any], Any, Any]]
+    remainder_cols: list[int]  # the unknowns left (column indices), in order
+    remainder_rows: list[int]  # the equations left (row indices), in order
+    remainder_a: ca.SX  # the remainder's matrix (its rows: the rows left, in order)
+    remainder_b: ca.SX
+    report: EliminationReport
+
+    def solve(self, remainder_values: list[Any]) -> dict[int, Any]:
+        """Every unknown (column index -> SX) by back substitution, given the remainder's
+        unknowns (in ``remainder_cols`` order)."""
+        solution: dict[int, Any] = dict(zip(self.remainder_cols, remainder_values))
+        for c, others, b_r, pivot in reversed(self.steps):
+            acc = b_r
+            for j, e in others.items():
+                acc = _binary(ca.OP_ADD, acc, _binary(ca.OP_MUL, e, solution[j]))
+            solution[c] = _unary(ca.OP_NEG, _binary(ca.OP_DIV, acc, pivot))
+        return solution
+
+
+def eliminate(a: ca.SX, b: ca.SX, samples_of_a: np.ndarray, varying: ca.SX, discrete: ca.SX,
+              names: list[str]) -> Elimination:
+    """Eliminate ``A u + b = 0`` as far as safe pivots go.
+
+    ``a`` (n x n, sparse SX) and ``b`` (n x 1); ``samples_of_a`` the values of ``a``'s nonzeros
+    (in CasADi's column-major nonzero order) at random points, one column per point (columns
+    with a NaN are ignored); ``varying`` the symbols that change during a run (time, states,
+    earlier unknowns: an entry free of them is made of numbers and parameters), ``discrete`` the
+    discrete variables (never in a pivot); ``names`` the unknowns' names (for the report).
+
+    The breadth-first search starts at either end of the graph's longest path or at its
+    middle; the starts are tried side by side on the numbers alone (:class:`_Probe`,
+    :func:`_race`), and the best (the least work left: the fill plus the cube of the
+    remainder's size) is carried out on the expressions (:func:`_replay`). For a tree the best
+    is leaves to root, the order of the articulated-body algorithm; searched from a free end
+    instead (its fixed end eliminated first), the pivots of a mechanism's accelerations change
+    sign and the elimination fills in twice as much or stops early.
+    """
+    n = a.size1()
+    rows_nz, cols_nz = a.sparsity().get_triplet()
+    nz = a.nonzeros()
+    good = np.all(np.isfinite(samples_of_a), axis=0)
+    values = samples_of_a[:, good]
+    has_discrete = discrete.numel() > 0
+    kept = [k for k in range(len(nz)) if not nz[k].is_zero()]
+    entries = [(rows_nz[k], cols_nz[k]) for k in kept]
+    constant = [nz[k].is_constant() or not ca.depends_on(nz[k], varying) for k in kept]
+    on_discrete = [has_discrete and ca.depends_on(nz[k], discrete) for k in kept]
+    neighbours = _column_graph(entries, n)
+    probes = [_Probe(n, entries, values[kept], constant, on_discrete,
+                     _bfs_levels(neighbours, n, start)) for start in _starts(neighbours, n)]
+    probe = _race(probes, n)
+    sx_rows: list[dict[int, Any]] = [{} for _ in range(n)]
+    for k in kept:
+        sx_rows[rows_nz[k]][cols_nz[k]] = nz[k]
+    steps, rows_left = _replay(sx_rows, [b[i] for i in range(n)], probe.steps)
+    rem_rows = sorted(probe.alive_rows)
+    rem_cols = sorted(probe.alive_cols)
+    k = len(rem_cols)
+    a_rem = ca.SX(k, k)
+    b_rem = ca.SX(k, 1)
+    position = {j: q for q, j in enumerate(rem_cols)}
+    for q, i in enumerate(rem_rows):
+        for j, e in sx_rows[i].items():
+            a_rem[q, position[j]] = e
+        b_rem[q] = rows_left[i]
+    report = EliminationReport(
+        size=n, entries=len(kept), eliminated=len(steps),
+        expression_pivots=probe.expression_pivots, fill=probe.fill,
+        remainder=[names[j] for j in rem_cols], order=[names[c] for _, c, _ in probe.steps])
+    return Elimination(steps=steps, remainder_cols=rem_cols, remainder_rows=rem_rows,
+                       remainder_a=a_rem, remainder_b=b_rem, report=report)
+
+
+class _Probe:
+    """One elimination on the sample values alone, in the order of one set of levels: which
+    pivots, and which entries cancel (recorded in :attr:`steps` for :func:`_replay`)."""
+
+    def __init__(self, n: int, entries: list[tuple[int, int]], values: np.ndarray,
+                 constant: list[bool], on_discrete: list[bool], level: list[int]) -> None:
+        self.level = level
+        self.values = np.array(values, dtype=float)  # one row per entry, one column per point
+        self.constant = list(constant)
+        self.on_discrete = list(on_discrete)
+        self.row: list[dict[int, int]] = [{} for _ in range(n)]  # row -> {column: entry id}
+        self.col: list[set[int]] = [set() for _ in range(n)]
+        for k, (i, j) in enumerate(entries):
+            self.row[i][j] = k
+            self.col[j].add(i)
+        self.alive_cols = set(range(n))
+        self.alive_rows = set(range(n))
+        #: (pivot row, pivot column, entries that cancelled in this step as (row, column))
+        self.steps: list[tuple[int, int, list[tuple[int, int]]]] = []
+        self.fill = 0
+        self.expression_pivots = 0
+        self._best: dict[int, Any] = {}  # column -> its best pivot (cached until it changes)
+
+    def _new_entries(self, vals: np.ndarray, constant: list[bool],
+                     on_discrete: list[bool]) -> range:
+        first = len(self.constant)
+        need = first + len(vals)
+        if need > len(self.values):
+            grown = np.empty((max(need, 2 * len(self.values)), self.values.shape[1]))
+            grown[:first] = self.values[:first]
+            self.values = grown
+        self.values[first:need] = vals
+        self.constant.extend(constant)
+        self.on_discrete.extend(on_discrete)
+        return range(first, need)
+
+    def _best_in_column(self, j: int):
+        """The column's safe pivot ``(Markowitz count, on an expression, row)``, or None."""
+        cached = self._best.get(j)
+        if cached is not None:
+            return cached[0]
+        rows = list(self.col[j])
+        ids = [self.row[i][j] for i in rows]
+        v = self.values[ids]
+        best = None
+        if v.shape[1]:
+            a = np.abs(v)
+            column_max = a.max(axis=0)
+            ok = (np.all(v > 0, axis=1) | np.all(v < 0, axis=1)) \
+                & np.all(a >= THRESHOLD * column_max, axis=1)
+            count = len(rows)
+            for q in np.flatnonzero(ok):
+                i, k = rows[q], ids[q]
+                if self.on_discrete[k]:
+                    continue
+                key = ((len(self.row[i]) - 1) * (count - 1), not self.constant[k], i)
+                if best is None or key < best:
+                    best = key
+        self._best[j] = (best,)
+        return best
+
+    def steps_taken(self) -> Iterator[None]:
+        """Eliminate until no safe pivot is left, one pivot per ``next()``."""
+        col, level = self.col, self.level
+
+        def key(j: int) -> tuple[bool, int, int]:
+            # a column with one entry first wherever it is (no fill, no choice), then the
+            # farthest level, then the fewest entries
+            count = len(col[j])
+            return count > 1, -level[j], count
+
+        # a column without a safe pivot leaves the heap until an elimination changes it
+        heap = [(key(j), j) for j in range(len(col))]
+        heapq.heapify(heap)
+        unsafe: set[int] = set()
+        while True:
+            best = None
+            popped = []
+            top = None
+            while heap:
+                k, j = heap[0]
+                if j not in self.alive_cols or j in unsafe or k != key(j):
+                    heapq.heappop(heap)  # gone, known unsafe, or a stale key
+                    continue
+                if top is not None and (k[:2] != top or len(popped) >= LOOK):
+                    break
+                heapq.heappop(heap)
+                found = self._best_in_column(j)
+                if found is None:
+                    unsafe.add(j)
+                    continue
+                popped.append((k, j))
+                top = k[:2]
+                if best is None or found < best[0]:
+                    best = (found, j)
+            for item in popped:
+                heapq.heappush(heap, item)
+            if best is None:
+                return
+            (_, is_expression, r), c = best
+            for j in self._pivot(r, c, is_expression):  # changed: look at them again
+                unsafe.discard(j)
+                heapq.heappush(heap, (key(j), j))
+            yield
+
+    def _pivot(self, r: int, c: int, is_expression: bool) -> set[int]:
+        row, col, values = self.row, self.col, self.values
+        self.expression_pivots += is_expression
+        pivot_id = row[r][c]
+        others = [(j, k) for j, k in row[r].items() if j != c]
+        lower = [i for i in col[c] if i != r]
+        changed: set[int] = set(row[r])
+        for i in lower:
+            changed.update(row[i])
+        dropped: list[tuple[int, int]] = []
+        self.alive_rows.discard(r)
+        self.alive_cols.discard(c)
+        for j, _ in others:
+            col[j].discard(r)
+        if lower and others:
+            ic_ids = [row[i][c] for i in lower]
+            factors = values[ic_ids] / values[pivot_id]
+            rj_ids = [k for _, k in others]
+            updates = factors[:, None, :] * values[rj_ids][None, :, :]
+            old_ids, old_at, new_at = [], [], []
+            for p, i in enumerate(lower):
+                target = row[i]
+                for q, (j, _) in enumerate(others):
+                    k = target.get(j)
+                    if k is None:
+                        new_at.append((p, q))
+                    else:
+                        old_ids.append(k)
+                        old_at.append((p, q))
+            factor_const = [self.constant[k] and self.constant[pivot_id] for k in ic_ids]
+            factor_disc = [self.on_discrete[k] or self.on_discrete[pivot_id] for k in ic_ids]
+            if old_ids:
+                ps, qs = zip(*old_at)
+                upd = updates[list(ps), list(qs)]
+                old = values[old_ids]
+                new = old - upd
+                cancel = np.all(np.abs(new) <= CANCELLED * (np.abs(old) + np.abs(upd)), axis=1)
+                values[old_ids] = new
+                for k, (p, q), gone in zip(old_ids, old_at, cancel):
+                    i, (j, rj) = lower[p], others[q]
+                    if gone:
+                        del row[i][j]
+                        col[j].discard(i)
+                        dropped.append((i, j))
+                        continue
+                    self.constant[k] = self.constant[k] and factor_const[p] and self.constant[rj]
+                    self.on_discrete[k] = self.on_discrete[k] or factor_disc[p] \
+                        or self.on_discrete[rj]
+            if new_at:
+                ps, qs = zip(*new_at)
+                ids = self._new_entries(
+                    -updates[list(ps), list(qs)],
+                    [factor_const[p] and self.constant[others[q][1]] for p, q in new_at],
+                    [factor_disc[p] or self.on_discrete[others[q][1]] for p, q in new_at])
+                values = self.values
+                for k, (p, q) in zip(ids, new_at):
+                    i, j = lower[p], others[q][0]
+                    row[i][j] = k
+                    col[j].add(i)
+                self.fill += len(new_at)
+        for i in lower:
+            del row[i][c]
+        col[c] = set()
+        row[r] = {}
+        self.steps.append((r, c, dropped))
+        changed.discard(c)
+        for j in changed:
+            self._best.pop(j, None)
+        return changed
+
+
+def _race(probes: list[_Probe], n: int) -> _Probe:
+    """Run the probes side by side, a pivot each in turn; once half of the block is eliminated,
+    a probe that has filled in 60 % more than the least-filled one stops (the wrong end of a
+    chain fills in about twice as fast all along; but a start in the middle is cheap at first,
+    from both ends, and fills in fast once the two fronts meet, so an earlier or closer
+    comparison drops the best start). Of those that ran to their end, the one that leaves the
+    least work: its fill plus a dense solve of its remainder (the cube of its size)."""
+    running = [(p, p.steps_taken()) for p in probes]
+    finished: list[_Probe] = []
+    while running:
+        still = []
+        for probe, steps in running:
+            try:
+                next(steps)
+                still.append((probe, steps))
+            except StopIteration:
+                finished.append(probe)
+        running = still
+        if running and len(running[0][0].steps) > 0.5 * n:
+            least = min(p.fill for p, _ in running)
+            running = [(p, s) for p, s in running if p.fill <= 1.6 * least + 50]
+    return min(finished, key=lambda p: (p.fill + len(p.alive_cols) ** 3, probes.index(p)))
+
+
+def _replay(row: list[dict[int, Any]], rhs: list, probe_steps) -> tuple[list, list]:
+    """The probe's eliminations on the expressions: ``row`` (SX entries) and ``rhs`` are
+    updated in place; returns the back-substitution steps and the right-hand sides."""
+    n = len(row)
+    col: list[set[int]] = [set() for _ in range(n)]
+    for i, r in enumerate(row):
+        for j in r:
+            col[j].add(i)
+    steps = []
+    for r, c, dropped in probe_steps:
+        pivot_row = row[r]
+        pivot = pivot_row[c]
+        others = [(j, e) for j, e in pivot_row.items() if j != c]
+        steps.append((c, dict(others), rhs[r], pivot))
+        gone = set(dropped)
+        for j, _ in others:
+            col[j].discard(r)
+        for i in col[c]:
+            if i == r:
+                continue
+            target = row[i]
+            factor = _binary(ca.OP_DIV, target.pop(c), pivot)
+            for j, e_rj in others:
+                if (i, j) in gone:
+                    del target[j]
+                    col[j].discard(i)
+                    continue
+                update = _binary(ca.OP_MUL, factor, e_rj)
+                old = target.get(j)
+                if old is None:
+                    target[j] = _unary(ca.OP_NEG, update)
+                    col[j].add(i)
+                else:
+                    target[j] = _binary(ca.OP_SUB, old, update)
+            rhs[i] = _binary(ca.OP_SUB, rhs[i], _binary(ca.OP_MUL, factor, rhs[r]))
+        col[c] = set()
+        row[r] = {}
+    return steps, rhs
+
+
+def _column_graph(entries: list[tuple[int, int]], n: int) -> list[set[int]]:
+    """Columns that share a row."""
+    by_row: dict[int, list[int]] = {}
+    for i, j in entries:
+        by_row.setdefault(i, []).append(j)
+    neighbours: list[set[int]] = [set() for _ in range(n)]
+    for cols in by_row.values():
+        for j in cols:
+            neighbours[j].update(cols)
+    for j in range(n):
+        neighbours[j].discard(j)
+    return neighbours
+
+
+def _bfs_levels(neighbours: list[set[int]], n: int, start: int | list[int]) -> list[int]:
+    """Breadth-first levels of the column graph from ``start`` (one column or several;
+    unreached columns: level 0)."""
+    level = [-1] * n
+    frontier = [start] if isinstance(start, int) else list(start)
+    for j in frontier:
+        level[j] = 0
+    while frontier:
+        nxt = []
+        for j in frontier:
+            for k in neighbours[j]:
+                if level[k] == -1:
+                    level[k] = level[j] + 1
+                    nxt.append(k)
+        frontier = nxt
+    return [max(lv, 0) for lv in level]
+
+
+def _starts(neighbours: list[set[int]], n: int) -> list:
+    """Where the breadth-first search may start: both ends of a longest path (a
+    pseudo-peripheral column, George and Liu's search of repeated breadth-first searches, and
+    the farthest column from it) and the columns at its middle (for a tree rooted at its
+    centre, such as a hand of fingers on a palm)."""
+    if n == 0:
+        return []
+    start = 0
+    level = _bfs_levels(neighbours, n, start)
+    for _ in range(8):
+        far = max(range(n), key=lambda j: (level[j], -j))
+        new = _bfs_levels(neighbours, n, far)
+        if max(new) <= max(level):
+            break
+        start, level = far, new
+    other = max(range(n), key=lambda j: (level[j], -j))
+    back = _bfs_levels(neighbours, n, other)
+    length = level[other]
+    middle = [j for j in range(n) if level[j] + back[j] == length
+              and abs(level[j] - back[j]) <= 1]
+    starts: list = [start]
+    if other != start:
+        starts.append(other)
+    if middle and length > 2:
+        starts.append(middle)
+    return starts
