@@ -26,6 +26,14 @@ The three implementations
   compiler, docs/compiler.md, "Native code"); ``simulate_s`` finds the compiled libraries in
   the cache folder, the note after the row gives the first simulate with an empty cache
   (``first_s``: the C compiler's run included), which happens once per model and machine.
+* **default**: what a user's script gets from ``cs.simulate(t_end, rtol=1e-8, atol=1e-8)`` with
+  no other option (method, output points, native code: acausal's defaults), each run in a
+  fresh Python process (this script started again with an internal option) whose
+  ``ACAUSAL_CACHE_DIR`` is one new temporary folder: the first run finds it empty
+  (``first_s``), the later runs (best of ``--repeat``, ``simulate_s``) find what the first left
+  there. The note gives what ``sol.stats`` reports beyond the usual counts (for example which
+  driver ran, and what the defaults did about native code) and each process's wall time
+  (start-up, imports and exit included).
 * **Exudyn**: one ``ObjectKinematicTree`` (minimal coordinates: one joint angle per link, the
   composite-rigid-body mass matrix, joint offsets from the parent joint, COM inertias in link
   coordinates, ``RevoluteX``/``RevoluteY`` joints), see the Exudyn documentation of
@@ -41,7 +49,12 @@ The three implementations
   timestep="5e-4" integrator="RK4">`` with ``<flag contact="disable" energy="enable"/>``, see the
   MuJoCo documentation (https://mujoco.readthedocs.io: XML reference, "option/flag";
   programming guide, "rollout"). Fixed step RK4, so its accuracy is that of the step size, not
-  of a tolerance.
+  of a tolerance. **mujoco-matched**: the same with the step chosen so that MuJoCo's tip error
+  at t_end is at most that of the ``default`` row (else of the ``acausal`` row), both at
+  tolerance 1e-8: a first guess from RK4's error ~ dt^4 and the dt = 5e-4 run, steps of 1.5x
+  to bracket the largest step that meets it, four bisections in log dt (the step sizes tried
+  and their errors go to the progress output, the neighbours of the chosen one into the note).
+  Only where the reference's uncertainty is below a tenth of that error (N = 5, 20).
 
 What is timed (``time.perf_counter``, best of ``--repeat``)
 ------------------------------------------------------------
@@ -54,7 +67,9 @@ What is timed (``time.perf_counter``, best of ``--repeat``)
   t_end / 5e-4 steps (the stepping loop in C, one thread; the script falls back to a Python
   loop of ``mujoco.mj_step`` where ``mujoco.rollout`` does not exist and says so in the
   ``integrator`` column).
-* ``sim/exu``: simulate_s divided by Exudyn's simulate_s at the same N.
+* ``sim/exu``: simulate_s divided by Exudyn's simulate_s at the same N. After the table, per N,
+  the ratios of issue 42: the default row's first and later run over Exudyn, over
+  mujoco-matched and over MuJoCo at dt = 5e-4.
 * ``steps`` / ``rhs``: what the tool reports: acausal the right-hand-side evaluations counted
   by its solver wrapper; Exudyn the accepted (``it.currentStepIndex``) and rejected steps;
   MuJoCo the fixed number of steps (RK4: 4 evaluations of the dynamics per step).
@@ -95,6 +110,7 @@ Usage::
     python benchmarks/multibody_peers.py                       # N = 5, 20, 50, 100, all tools
     python benchmarks/multibody_peers.py --sizes 5 20 --repeat 3
     python benchmarks/multibody_peers.py --tools exudyn mujoco --t-end 2
+    python benchmarks/multibody_peers.py --sizes 20 --tools default exudyn mujoco mujoco-matched
     python benchmarks/multibody_peers.py --json                # one JSON list on stdout only
     python benchmarks/multibody_peers.py --quick               # N = 3, 0.5 s (smoke test)
     python benchmarks/multibody_peers.py --check               # cross-checks at N = 2 and 5
@@ -149,7 +165,17 @@ EXUDYN_FIRST_STEP = 1e-3   # s
 MUJOCO_DT = 5e-4           # s, MuJoCo RK4 step
 MUJOCO_REFERENCE_DT = MUJOCO_DT / 8   # --check: RK4 error ~dt^4, 4096 times smaller
 N_INTERVALS = 500          # output / energy sampling intervals
-TOOLS = ("acausal", "acausal-tight", "acausal-jit", "acausal-jit-tight", "exudyn", "mujoco")
+TOOLS = ("acausal", "acausal-tight", "acausal-jit", "acausal-jit-tight", "default", "exudyn",
+         "mujoco", "mujoco-matched")
+#: the rows that time other runs of the same tools (not part of --check)
+TIMING_VARIANTS = ("default", "mujoco-matched")
+DEFAULT_CHILD = "--default-child"  # the default row's child process (internal option)
+#: sol.stats entries every run has (the others, e.g. about native code, go into the note)
+STANDARD_STATS = ("solver", "solver_calls", "rhs_evaluations", "root_evaluations", "events",
+                  "state_checks")
+MATCH_FACTOR = 1.5         # mujoco-matched: steps between bracketing step sizes
+MATCH_BISECTIONS = 4       # then bisections of the bracket (in log dt): within 1.5^(1/16)
+MATCH_TRIES = 8            # at most this many bracketing steps
 INSTALL_HINT = "pip install -e '.[bench]'"
 
 
@@ -468,6 +494,150 @@ def run_mujoco(n: int, t_end: float, repeat: int = 1, dt: float = MUJOCO_DT) -> 
                steps=nstep, rhs=4 * nstep, extra={"t": t, "origins0": origins0})
 
 
+# -- acausal's defaults, each run in a fresh process ---------------------------------------------
+def default_child(n: int, t_end: float) -> int:
+    """The child process of the ``default`` row: build and compile the chain, then
+    ``simulate(t_end, rtol=TOL, atol=TOL)`` with no other option; one JSON object on stdout
+    (times, tip, energies, ``sol.stats``)."""
+    with stdout_to_stderr(True):
+        model = SpatialChain(n=n, link_length=LENGTH, width=WIDTH, m=MASS, phi0=PHI0)
+        t0 = time.perf_counter()
+        cs = compile(model)
+        build_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        sol = cs.simulate(t_end, rtol=TOL, atol=TOL)
+        simulate_s = time.perf_counter() - t0
+        kinetic, potential = mechanical_energy(sol, cs, model.links, split=True)
+        tip = np.asarray(sol[f"links[{n - 1}].frame_b.r_0"], dtype=float)[:, -1]
+    out = {"build_s": build_s, "simulate_s": simulate_s, "tip": tip.tolist(),
+           "kinetic": np.asarray(kinetic).tolist(), "potential": np.asarray(potential).tolist(),
+           "stats": dict(getattr(sol, "stats", {}) or {})}
+    print(json.dumps(out, default=str))  # numpy numbers and anything else as text
+    return 0
+
+
+def _default_process(n: int, t_end: float, cache: str) -> dict[str, Any]:
+    """One fresh Python process running :func:`default_child` with ``cache`` as acausal's
+    cache folder; its JSON, plus ``process_s`` (the process's wall time, start-up and exit
+    included)."""
+    import subprocess
+
+    env = dict(os.environ, **{native.CACHE_ENV: cache})
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, os.path.abspath(__file__), DEFAULT_CHILD, str(n),
+                           repr(t_end)], env=env, capture_output=True, text=True, check=False)
+    process_s = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise RuntimeError(f"the default row's process failed (N = {n}):\n{proc.stderr[-2000:]}")
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out["process_s"] = process_s
+    return out
+
+
+def _stats_note(stats: dict[str, Any]) -> str:
+    """What ``sol.stats`` says beyond the counts every run has (driver, native code, ...)."""
+    extra = {k: v for k, v in stats.items() if k not in STANDARD_STATS}
+    return ", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
+                     for k, v in extra.items()) or "-"
+
+
+def run_default(n: int, t_end: float, repeat: int = 1) -> Run:
+    """``simulate(t_end, rtol=1e-8, atol=1e-8)`` with no other option, as a user's script runs
+    it: each run in a fresh process, all with one new cache folder. The first run finds it
+    empty (``first_s``: whatever the defaults do about native code happens there), the later
+    ones (best of ``repeat``; ``simulate_s``) find what the first left in it."""
+    with tempfile.TemporaryDirectory(prefix="acausal-default-") as cache:
+        first = _default_process(n, t_end, cache)
+        later = min((_default_process(n, t_end, cache) for _ in range(repeat)),
+                    key=lambda out: out["simulate_s"])
+    kinetic, potential = np.array(later["kinetic"]), np.array(later["potential"])
+    stats = later["stats"]
+    note = (f"first run: {_stats_note(first['stats'])}, process {first['process_s']:.2f} s; "
+            f"later run: {_stats_note(stats)}, process {later['process_s']:.2f} s")
+    return Run(later["build_s"], later["simulate_s"], np.array(later["tip"]),
+               kinetic + potential, kinetic,
+               f"simulate() defaults ({stats.get('solver', '?')}) rtol=atol={TOL:g}",
+               rhs=stats.get("rhs_evaluations"),
+               extra={"first_s": first["simulate_s"], "note": note,
+                      "first_stats": first["stats"], "stats": stats})
+
+
+# -- MuJoCo at acausal's tip error ------------------------------------------------------------
+def matched_mujoco_steps(n: int, t_end: float, ref_tip: np.ndarray, target: float,
+                         log: Any) -> tuple[int | None, dict[int, float]]:
+    """The number of RK4 steps over t_end with which MuJoCo's tip error at t_end is at most
+    ``target``, as few as this search finds (None: none down to the smallest step tried), and
+    the tip error of every step count tried.
+
+    RK4's error scales like dt^4: the first guess is dt = 5e-4 x (target / error there)^(1/4);
+    steps of MATCH_FACTOR bracket the largest step that meets the target, and MATCH_BISECTIONS
+    bisections (in log dt) narrow the bracket. The chain is chaotic, so the error need not be
+    monotonic in dt; the search returns a step that meets the target, next to one that does
+    not."""
+    errors: dict[int, float] = {}
+
+    def ok(nstep: int) -> bool:
+        if nstep not in errors:
+            errors[nstep] = float(np.max(np.abs(
+                run_mujoco(n, t_end, dt=t_end / nstep).tip - ref_tip)))
+            print(f"  mujoco-matched: dt = {t_end / nstep:.3g} s, tip error "
+                  f"{errors[nstep]:.2e} (target {target:.2e})", file=log, flush=True)
+        return errors[nstep] <= target
+
+    def steps(dt: float) -> int:
+        return max(1, math.ceil(t_end / dt - 1e-9))
+
+    base = steps(MUJOCO_DT)
+    ok(base)
+    guess = MUJOCO_DT * (target / max(errors[base], 1e-300)) ** 0.25
+    nstep = steps(min(max(guess, MUJOCO_DT / 64), t_end))
+    good = bad = None   # step counts that meet / miss the target (good > bad: smaller dt)
+    for _ in range(MATCH_TRIES):
+        if ok(nstep):
+            good = nstep
+            if bad is not None or nstep == 1:
+                break
+            nstep = max(1, steps(t_end / nstep * MATCH_FACTOR))
+        else:
+            bad = nstep
+            if good is not None:
+                break
+            nstep = steps(t_end / nstep / MATCH_FACTOR)
+    if good is None:
+        return None, errors
+    for _ in range(MATCH_BISECTIONS):
+        if bad is None or good - bad <= 1:
+            break
+        mid = round(math.sqrt(good * bad))
+        if mid in (good, bad):
+            break
+        if ok(mid):
+            good = mid
+        else:
+            bad = mid
+    return good, errors
+
+
+def run_mujoco_matched(n: int, t_end: float, repeat: int, ref_tip: np.ndarray, target: float,
+                       matched: str, log: Any) -> Run | str:
+    """MuJoCo RK4 with the largest step the search finds whose tip error is at most
+    ``target`` (the tip error of the ``matched`` row); the reason as text where none is."""
+    nstep, errors = matched_mujoco_steps(n, t_end, ref_tip, target, log)
+    if nstep is None:
+        return (f"no RK4 step down to dt = {t_end / max(errors):.2g} s reaches the "
+                f"{matched} row's tip error {target:.1e}")
+    run = run_mujoco(n, t_end, repeat, dt=t_end / nstep)
+    finer = [k for k in errors if k > nstep]
+    coarser = [k for k in errors if k < nstep]
+    run.extra["note"] = (
+        f"dt matched to the {matched} row's tip error {target:.1e} ({len(errors)} step sizes "
+        "tried" + (f"; dt = {t_end / max(coarser):.3g} s: {errors[max(coarser)]:.1e}"
+                   if coarser else "")
+        + (f"; dt = {t_end / min(finer):.3g} s: {errors[min(finer)]:.1e}" if finer else "")
+        + ")")
+    return run
+
+
 def run_acausal_tight(n: int, t_end: float, repeat: int = 1) -> Run:
     """acausal at the tolerance its tip needs to stay within TIP_TOL of the reference."""
     return run_acausal(n, t_end, ACAUSAL_TIGHT_TOL, repeat)
@@ -485,15 +655,15 @@ def run_acausal_jit_tight(n: int, t_end: float, repeat: int = 1) -> Run:
 
 RUNNERS = {"acausal": run_acausal, "acausal-tight": run_acausal_tight,
            "acausal-jit": run_acausal_jit, "acausal-jit-tight": run_acausal_jit_tight,
-           "exudyn": run_exudyn, "mujoco": run_mujoco}
+           "default": run_default, "exudyn": run_exudyn, "mujoco": run_mujoco}
 
 
 def available(tool: str) -> bool:
     """Whether a peer package imports (acausal always does: this script imports it)."""
-    if tool.startswith("acausal"):
+    if tool.startswith("acausal") or tool == "default":
         return True
     try:
-        importlib.import_module(tool)
+        importlib.import_module(tool.split("-")[0])  # mujoco-matched: mujoco
     except ImportError:
         return False
     return True
@@ -564,6 +734,8 @@ def record(tool: str, n: int, t_end: float, run: Run | None, ref: Reference,
         rec.update(tip_error=err, tip_ok=bool(err <= TIP_TOL) if ref.usable() else None)
     if "rejected" in run.extra:
         rec["note"] = f"{run.extra['rejected']} rejected steps"
+    if "note" in run.extra:
+        rec["note"] = run.extra["note"]
     return rec
 
 
@@ -614,8 +786,21 @@ def benchmark(sizes: list[int], tools: list[str], t_end: float, repeat: int,
                 row.append(record(tool, n, t_end, None, ref, stopped[tool]))
                 continue
             print(f"N = {n}: {tool} ...", file=log, flush=True)
-            run = RUNNERS[tool](n, t_end, repeat=repeat)
-            last[tool] = (n, run.build_s + run.simulate_s)
+            t0 = time.perf_counter()
+            if tool == "mujoco-matched":
+                run = matched_run(n, t_end, repeat, ref, row, log)
+                if isinstance(run, str):
+                    row.append(record(tool, n, t_end, None, ref, run))
+                    continue
+            else:
+                run = RUNNERS[tool](n, t_end, repeat=repeat)
+            if tool == "default":  # what grows with N: two compiles, two simulates
+                cost = 2 * run.build_s + run.simulate_s + run.extra["first_s"]
+            elif tool == "mujoco-matched":  # the search for the step included
+                cost = time.perf_counter() - t0
+            else:
+                cost = run.build_s + run.simulate_s
+            last[tool] = (n, cost)
             row.append(record(tool, n, t_end, run, ref))
         exudyn_sim = next((r["simulate_s"] for r in row if r["tool"] == "exudyn"), None)
         for r in row:
@@ -623,6 +808,22 @@ def benchmark(sizes: list[int], tools: list[str], t_end: float, repeat: int,
                 r["ratio_exudyn"] = r["simulate_s"] / exudyn_sim
         records += row
     return records
+
+
+def matched_run(n: int, t_end: float, repeat: int, ref: Reference,
+                row: list[dict[str, Any]], log: Any) -> Run | str:
+    """The ``mujoco-matched`` row: MuJoCo at the tip error of the ``default`` row at the same N
+    (else of the ``acausal`` row: both at rtol 1e-8); the reason as text where it cannot be
+    matched."""
+    target = next(((r["tool"], r["tip_error"]) for tool in ("default", "acausal")
+                   for r in row if r["tool"] == tool and r["tip_error"] is not None), None)
+    if target is None:
+        return "no tip error to match: run it with the default or acausal row"
+    matched, error = target
+    if ref.tip is None or ref.uncertainty is None or ref.uncertainty > error / 10:
+        return (f"no reference accurate enough to match the {matched} row's tip error "
+                f"{error:.1e} (its uncertainty must be below a tenth of it)")
+    return run_mujoco_matched(n, t_end, repeat, ref.tip, error, matched, log)
 
 
 def _fmt(value: Any, spec: str, width: int) -> str:
@@ -653,6 +854,40 @@ def print_table(records: list[dict[str, Any]]) -> None:
         print(f"reference N = {r['N']}: tip at t = {r['t_end']:g} s from {r['reference']}"
               + ("" if unc is None else f", uncertainty {unc:.1e} m (vs 10 x its tolerance)")
               + (f"; {r['reference_note']}" if r["reference_note"] else ""))
+    print_ratios(records)
+
+
+def print_ratios(records: list[dict[str, Any]]) -> None:
+    """The ratios of issue 42's done list, per N: the default row's simulate (first run with an
+    empty cache, and later run) over Exudyn's, over MuJoCo's at equal tip error and over
+    MuJoCo's at dt = 5e-4."""
+    by = {(r["tool"], r["N"]): r for r in records if r["simulate_s"] is not None}
+    lines = []
+    for n in dict.fromkeys(r["N"] for r in records):
+        default = by.get(("default", n))
+        if default is None:
+            continue
+        times = (("first run", default["first_s"]), ("later run", default["simulate_s"]))
+        parts = []
+        for peer, label in (("exudyn", "Exudyn DOPRI5 1e-8"),
+                            ("mujoco-matched", "MuJoCo RK4 at equal tip error"),
+                            ("mujoco", f"MuJoCo RK4 dt={MUJOCO_DT:g}")):
+            other = by.get((peer, n))
+            if other is None:
+                continue
+            extra = ""
+            if peer == "mujoco-matched":
+                extra = (f" ({other['integrator'].split(' (')[0]}, tip error "
+                         f"{other['tip_error']:.1e})")
+            parts.append(f"  default / {label}{extra}: " + ", ".join(
+                f"{name} {t / other['simulate_s']:.2f}" for name, t in times if t is not None))
+        if parts:
+            lines += [f"N = {n} (default: first run {default['first_s']:.3f} s, later run "
+                      f"{default['simulate_s']:.3f} s, tip error "
+                      f"{_fmt(default['tip_error'], '.1e', 0)})", *parts]
+    if lines:
+        print("\nratios of simulate_s:")
+        print("\n".join(lines))
 
 
 # -- --check ------------------------------------------------------------------------------------
@@ -744,6 +979,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="cross-check the tools' models instead of timing")
     parser.add_argument("--acausal-method", choices=("Adams", "BDF"), default=ACAUSAL_METHOD,
                         help="CVODE's method for acausal (Adams)")
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == [DEFAULT_CHILD]:  # the default row's child process: N, t_end
+        return default_child(int(argv[1]), float(argv[2]))
     args = parser.parse_args(argv)
     ACAUSAL_METHOD = args.acausal_method
     if args.quick:
@@ -761,6 +999,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(f"{tool} not installed: {INSTALL_HINT}", file=log)
     if args.check:
+        tools = [tool for tool in tools if tool not in TIMING_VARIANTS]
         return 0 if check(sizes, tools, t_end, args.max_seconds) else 1
     if args.json:
         with stdout_to_stderr(True):

@@ -76,3 +76,36 @@ def test_animation_speed_quick():
             if line.startswith(("pendulum3d", "piston"))]
     assert [r[0] for r in rows] == ["pendulum3d", "piston"]
     assert all(r[1] == "101" and r[2] == "31" for r in rows), rows
+
+
+def test_rhs_growth_quick_json():
+    """benchmarks/rhs_growth.py --quick --json: one record per model and size with the keys the
+    script documents, instruction counts that add up, and the fit's keys (null: the quick
+    sizes do not reach N = 20..100). Native code is measured where a C compiler exists."""
+    from acausal.base.c_compiler import CompilerNotFoundError, find_c_compiler
+
+    try:
+        find_c_compiler()
+        has_compiler = True
+    except CompilerNotFoundError:
+        has_compiler = False
+    script = SCRIPT.parent / "rhs_growth.py"
+    proc = subprocess.run([sys.executable, str(script), "--quick", "--json"],
+                          check=False, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout)  # stdout holds the JSON object and nothing else
+    assert set(out) == {"records", "fit"}
+    records = out["records"]
+    assert [(r["model"], r["N"]) for r in records] == [("chain", 3), ("chain", 5), ("hand", 21)]
+    keys = {"model", "N", "states", "algebraic", "form", "instructions", "loop_instructions",
+            "ode_instructions", "compile_s", "vm_us", "native_us", "native_build_s", "note"}
+    for r in records:
+        assert set(r) == keys, r
+        assert r["form"] in ("ode", "linear loop", "dae")
+        assert r["states"] == 2 * r["N"]  # an angle and a rate per joint
+        assert r["instructions"] == r["ode_instructions"] + (r["loop_instructions"] or 0) > 0
+        assert r["vm_us"] > 0 and r["compile_s"] > 0
+        assert (r["native_us"] is not None) == has_compiler
+    assert set(out["fit"]) == {"sizes", "instructions_exponent", "vm_exponent",
+                               "native_exponent", "instructions_ratio", "loop_ratio"}
+    assert out["fit"]["sizes"] == [] and out["fit"]["instructions_ratio"] is None
