@@ -535,7 +535,8 @@ def cmd_simulate(args) -> int:
                                    "--plot NAMES.")
     options: dict[str, Any] = {"t_start": args.t_start, "params": params, "rtol": args.rtol,
                                "atol": args.atol, "max_step": args.max_step,
-                               "progress": False if args.quiet else None, "jit": args.jit}
+                               "progress": False if args.quiet else None,
+                               "jit": args.jit or "auto"}
     if args.dt is not None:
         options["dt"] = args.dt
     elif args.n_points is not None:
@@ -658,7 +659,9 @@ def build_parser() -> argparse.ArgumentParser:
                      "--html page")
     sim.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     sim.add_argument("--jit", action="store_true", help="compile the solver's functions to "
-                     "machine code with the C compiler (cached; see docs/compiler.md)")
+                     "machine code with the C compiler before the run (cached; default: the "
+                     "run starts at once and switches to machine code when it pays, see "
+                     "docs/compiler.md)")
     sim.set_defaults(func=cmd_simulate)
 
     eqs = sub.add_parser("equations", parents=[common], help="print the equations",

@@ -12,12 +12,14 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import AcausalError
 
 __all__ = ["CCompilerError", "CompilerNotFoundError", "compile_shared_library",
-           "find_c_compiler", "shared_library_suffix"]
+           "compiler_failed", "find_c_compiler", "shared_library_command",
+           "shared_library_suffix"]
 
 
 class CCompilerError(AcausalError):
@@ -65,6 +67,38 @@ def shared_library_suffix(platform: str | None = None) -> str:
     return ".so"
 
 
+def shared_library_command(compiler: str, sources: Sequence[str | os.PathLike],
+                           output: str | os.PathLike, *, flags: tuple[str, ...] = ("-O2",),
+                           hide_symbols: bool = True, include_dirs: tuple[Path, ...] = (),
+                           link: tuple[str, ...] = ()) -> list[str]:
+    """The command that compiles C ``sources`` into the shared library ``output`` with
+    ``compiler`` (see :func:`compile_shared_library`); the native code's builder process runs
+    it as given, without importing acausal."""
+    cmd = [str(compiler), "-shared", *flags]
+    if not sys.platform.startswith("win"):
+        cmd += ["-fPIC"] + (["-fvisibility=hidden"] if hide_symbols else [])
+    for folder in include_dirs:
+        cmd += ["-I", str(folder)]
+    cmd += [str(s) for s in sources] + list(link) + ["-o", str(output)]
+    if not sys.platform.startswith("win"):
+        cmd.append("-lm")
+    return cmd
+
+
+def compiler_failed(cmd: Sequence[str], status: int | None, messages: str) -> CCompilerError:
+    """The error for a compiler command that failed (``status`` None: it could not be run),
+    quoting the command and what the compiler said."""
+    if status is None:
+        return CCompilerError(f"Running the C compiler failed ({' '.join(cmd)}): {messages}")
+    messages = messages.strip()
+    if len(messages) > 4000:
+        messages = messages[:4000] + "\n..."
+    return CCompilerError(f"The C compiler failed (exit status {status}):\n"
+                          f"  {' '.join(cmd)}\n{messages}\nTry another compiler "
+                          "(compiler=... or $CC); if the generated code is at fault, please "
+                          "report this with the model.")
+
+
 def compile_shared_library(sources: list[Path], output: Path, *,
                            compiler: str | os.PathLike | None = None,
                            include_dirs: tuple[Path, ...] = (),
@@ -82,24 +116,12 @@ def compile_shared_library(sources: list[Path], output: Path, *,
     cc = find_c_compiler(compiler)
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    cmd = [cc, "-shared", *flags]
-    if not sys.platform.startswith("win"):
-        cmd += ["-fPIC"] + (["-fvisibility=hidden"] if hide_symbols else [])
-    for folder in include_dirs:
-        cmd += ["-I", str(folder)]
-    cmd += [str(s) for s in sources] + list(link) + ["-o", str(output)]
-    if not sys.platform.startswith("win"):
-        cmd.append("-lm")
+    cmd = shared_library_command(cc, sources, output, flags=flags, hide_symbols=hide_symbols,
+                                 include_dirs=include_dirs, link=link)
     try:
         result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise CCompilerError(f"Running the C compiler failed ({' '.join(cmd)}): {exc}") from exc
+        raise compiler_failed(cmd, None, str(exc)) from exc
     if result.returncode != 0 or not output.is_file():
-        messages = (result.stderr or result.stdout or "").strip()
-        if len(messages) > 4000:
-            messages = messages[:4000] + "\n..."
-        raise CCompilerError(f"The C compiler failed (exit status {result.returncode}):\n"
-                             f"  {' '.join(cmd)}\n{messages}\nTry another compiler "
-                             "(compiler=... or $CC); if the generated code is at fault, please "
-                             "report this with the model.")
+        raise compiler_failed(cmd, result.returncode, result.stderr or result.stdout or "")
     return output

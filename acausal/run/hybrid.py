@@ -45,7 +45,7 @@ import casadi as ca
 import numpy as np
 
 from ..base.errors import SimulationError, SimulationWarning
-from . import sundials
+from . import integrator_choice, sundials, tiering
 from .buffers import columns
 from .event_detection import (
     CHATTER_EVENTS,
@@ -205,7 +205,9 @@ class HybridSimulation:
         self.cur = cs
         self.grid = grid
         self.p = p.copy()
-        self.settings = settings
+        # CVODE's method: the user's, or chosen by the run ("auto": integrator_choice)
+        self.choice = integrator_choice.MethodChoice(settings, float(grid[0]))
+        self.settings = self.choice.settings
         self.reselect_on = reselect and cs.selector is not None and cs.selector.max_level > 0
         self.x = np.asarray(init.x0, float)
         self.z = np.asarray(init.z0, float)
@@ -230,6 +232,7 @@ class HybridSimulation:
         self.solver_calls = 0
         self.interrupt = _Interrupt(progress is not None and progress.enabled)
         self.state_checks = 0  # quality checks of the state choice during the run
+        self.tiers = tiering.RunTiers(self._progress)  # jit="auto", the drivers that ran
 
     # -- small helpers ---------------------------------------------------------------------
     def observe(self, t, x, z):
@@ -259,11 +262,13 @@ class HybridSimulation:
                 bar = self.progress
                 report = lambda t: bar.update(t - t0)  # noqa: E731
             nominal, declared = sundials.nominal_values(cur, self.x, self.z)
-            prob.begin(nominal, self.settings, report, declared)
+            prob.begin(nominal, self.settings,
+                       self.tiers.monitor(prob, self.choice.monitor(prob, report)), declared)
             entry = self.problems[key] = (cur, prob)  # cur kept alive: id(cur) stays unique
         prob = entry[1]
         self.interrupt.problem = prob
         prob.interrupted = self.interrupt.flag
+        self.choice.prepare(prob)
         return prob
 
     def gates(self) -> RelationGates:
@@ -311,7 +316,7 @@ class HybridSimulation:
             if kind == "solve":
                 zs = prob.z_at(times, xs)
             else:
-                zs = polish_algebraic(cur, times, xs, zs, p, jit=self.settings.jit)
+                zs = polish_algebraic(cur, times, xs, zs, p, jit=self.settings.jit is True)
             block[3], block[5] = zs, None
         return block[3]
 
@@ -352,12 +357,15 @@ class HybridSimulation:
         sol.interrupted = interrupted
         problems = [entry[1] for entry in self.problems.values()]
         sol.stats = {"solver": "/".join(sorted({prob.solver_name for prob in problems})),
-                     "driver": "/".join(sorted({prob.driver for prob in problems})),
+                     "driver": "/".join(sorted(self.tiers.drivers or
+                                               {prob.driver for prob in problems})),
                      "solver_calls": self.solver_calls,
                      "rhs_evaluations": sum(prob.calls for prob in problems),
                      "root_evaluations": sum(prob.root_calls for prob in problems),
                      "events": len(self.event_log),
-                     "state_checks": self.state_checks}
+                     "state_checks": self.state_checks,
+                     "method": self.choice.describe(problems),
+                     **tiering.native_stats(problems, self.tiers.switch)}
         return sol
 
     def _raise(self, message: str, cause: Exception | None = None):
@@ -544,9 +552,15 @@ class HybridSimulation:
                     self.x, self.z, self.t = x, z, t
                     continue
             prob.set_watch(SelectionWatch(self, prob, q_ref, tspan) if self.reselect_on else None)
+            tier = self.tiers.before_call(prob, t)  # jit="auto": machine code from here?
             out = prob.solve(tspan, y0)
             self.solver_calls += 1
             res_t, res_y, status = np.asarray(out.t, float), np.atleast_2d(out.y), out.status
+            if self.choice.after_call(prob, float(res_t[-1]), status, self.problems):
+                status = 0  # stopped to change the method: go on from its last step
+            # stopped for the machine code: likewise
+            status = self.tiers.after_call(prob, tier, status, float(res_t[-1]),
+                                           self.interrupt.flag)
             reported = sundials.reported_roots(out)
             # the state choice's watch alone stopped the solver (an event takes precedence: the
             # watch checks again after it)
@@ -617,6 +631,10 @@ class HybridSimulation:
                 break
             self.x, self.z, self.t = x, z, t
         return False
+
+    def _progress(self, t: float) -> float:
+        """The fraction of the run's time span done at ``t``."""
+        return (t - float(self.grid[0])) / self.span if self.span > 0 else 1.0
 
     def _past_root(self, prob, t_root, y_root, g_start, reported):
         """The first point on the new side of the crossing SUNDIALS stopped at (root_step):

@@ -1,4 +1,4 @@
-"""The solver's CasADi functions as machine code (``simulate(jit=True)``).
+"""The solver's CasADi functions as machine code (``simulate(jit=True)`` and ``jit="auto"``).
 
 CasADi evaluates an SX function in its virtual machine at a few nanoseconds an operation; the
 same function written as C by CasADi's code generator and compiled by the system's C compiler
@@ -10,20 +10,32 @@ functions with the same names, inputs and outputs that plug into MX graphs,
 :class:`~.buffers.Buffered` and ``map`` as before.
 
 Libraries are kept in a cache folder (``$ACAUSAL_CACHE_DIR``, else
-``$XDG_CACHE_HOME/acausal/native``, else ``~/.cache/acausal/native``) under the hash of their C
-source, the compiler, its flags and the CasADi version: the same model compiles once per
-machine, also across processes and sessions (parameters are inputs, so new values need no new
-library). A library is written under a temporary name and renamed, so processes that build the
-same one at the same time do not read half a file.
+``$XDG_CACHE_HOME/acausal/native``, else ``~/.cache/acausal/native``) under the hash of the
+serialised function, the compiler, its flags, the code generator's layout and the CasADi
+version: the same model compiles once per machine, also across processes and sessions
+(parameters are inputs, so new values need no new library). A library is written under a
+temporary name and renamed, so processes that build the same one at the same time do not read
+half a file.
+
+Two ways to build (:mod:`.native_build` does the work for one library): :func:`libraries`
+compiles here and waits (``jit=True``); :func:`start_background` hands the libraries to a
+builder process of their own and returns at once (``jit="auto"``, the tiering of
+:mod:`.tiering`). One process never builds a library twice at a time: a library a background
+build is making is waited for, not built again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 import os
+import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import casadi as ca
@@ -31,19 +43,38 @@ import casadi as ca
 from ..base.c_compiler import (
     CCompilerError,
     CompilerNotFoundError,
-    compile_shared_library,
+    compiler_failed,
     find_c_compiler,
+    shared_library_command,
     shared_library_suffix,
 )
+from . import native_build
 
 #: Environment variable naming the folder where compiled libraries are kept.
 CACHE_ENV = "ACAUSAL_CACHE_DIR"
-#: CasADi instructions up to which a function is compiled with ``-O1``; larger ones get
-#: ``-O0``. gcc's time grows faster than the size of one function (benchmarks/native_code.py:
-#: the 50-link chain's 121 000-instruction loop takes 4 s at -O0 and 12 s at -O1 and runs 2.8x
-#: faster at -O1; the 100-link chain's 466 000 instructions take 21 s and 126 s), and -O2 was
-#: no faster than -O1 and took minutes.
-OPTIMISE_UP_TO = 150_000
+#: CasADi instructions up to which a function is compiled with ``-O1`` (its body cut into
+#: pieces of :data:`.native_build.CHUNK` statements); larger ones get ``-O0`` in one piece,
+#: up to :data:`UNOPTIMISED_UP_TO`. gcc's time per statement at -O1, even in pieces, is about
+#: four times that at -O0 (the 20-link chain's loop, 21 000 statements: 2.7 s against 0.8 s
+#: of CPU) for code that runs two to four times faster (7.6 against 25 us a call): worth it
+#: where the compile stays within about 4 s (130 us of CPU an instruction at -O1 in pieces;
+#: benchmarks/native_tiering.py).
+OPTIMISE_UP_TO = 30_000
+#: ... and above this many instructions -O1 in pieces again: -O0 code that large runs no
+#: faster than CasADi's virtual machine (the 100-link chain's right-hand side, 217 000
+#: instructions: 790-960 us a call at -O0 after 8 s of compiler, 860 us in the virtual
+#: machine, 309 us at -O1 after 30 s; at 101 000 instructions -O0 still ran 2.9 times faster
+#: than the virtual machine).
+UNOPTIMISED_UP_TO = 150_000
+#: The layout of the generated code, part of every library's key: changed whenever
+#: :mod:`.native_build` writes other code for the same function.
+GENERATOR = "split-1"
+#: Background builder processes one process runs at a time.
+MAX_BACKGROUND = 1
+#: A library that another process's builder has marked as being built (``NAME.building``
+#: next to it) is left to that builder, unless the mark is older than this [s] (a builder
+#: that was killed): the workers of a sweep do not all compile the same code.
+MARK_STALE_S = 900.0
 
 
 def cache_folder() -> Path:
@@ -55,17 +86,55 @@ def cache_folder() -> Path:
     return Path(base) / "acausal" / "native"
 
 
+@dataclass(frozen=True)
+class Planned:
+    """One function's library: where it is (or will be) in the cache and how it is built."""
+
+    function: ca.Function
+    serialized: str
+    library: Path
+    flags: tuple[str, ...]
+    chunk: int
+
+    def command(self, cc: str) -> list[str]:
+        """The compiler command (``{source}``, ``{output}``: filled in by the builder)."""
+        return shared_library_command(cc, ["{source}"], "{output}", flags=self.flags,
+                                      hide_symbols=False)
+
+
+def plan(functions: Sequence[ca.Function], cc: str,
+         folder: Path | None = None) -> list[Planned]:
+    """Each of ``functions``' library in the cache: named by the SHA-256 of the serialised
+    function, the compiler, the flags and chunks (``-O1`` in pieces up to
+    :data:`OPTIMISE_UP_TO` and above :data:`UNOPTIMISED_UP_TO` instructions, ``-O0`` between),
+    :data:`GENERATOR`, the CasADi version and the platform. Serialising is a few times cheaper
+    than writing the C code, which only a build needs (benchmarks/native_tiering.py)."""
+    folder = cache_folder() if folder is None else folder
+    out = []
+    for f in functions:
+        serialized = f.serialize()
+        size = f.n_instructions()
+        optimise = size <= OPTIMISE_UP_TO or size > UNOPTIMISED_UP_TO
+        flags, chunk = (("-O1",), native_build.CHUNK) if optimise else (("-O0",), 0)
+        key = hashlib.sha256("\n".join(
+            [serialized, cc, " ".join(flags), str(chunk), GENERATOR, ca.__version__,
+             sys.platform]).encode()).hexdigest()
+        out.append(Planned(f, serialized, folder / f"acausal_{key[:40]}{shared_library_suffix()}",
+                           flags, chunk))
+    return out
+
+
 def compiled(functions: Sequence[ca.Function]) -> list[ca.Function]:
     """``functions`` (SX) compiled to machine code, one shared library each (built side by
     side, one compiler process per core); returned in the same order as CasADi functions of
-    the same names, inputs and outputs. Optimised with ``-O1`` up to :data:`OPTIMISE_UP_TO`
-    instructions, else ``-O0``.
+    the same names, inputs and outputs (see :func:`libraries`).
 
     Meant for what the solver evaluates at every step (right-hand side, residual, root
     functions). A Jacobian, evaluated tens to hundreds of times a run, can be larger than all
     of them together (the 20-link chain's partial derivatives: 117 000 instructions): compiled,
-    it saved less in that chain's run than writing its C code (0.2 s, needed for the cache key)
-    and loading the library cost each new process, so it stays in CasADi's virtual machine.
+    it saved less in that chain's run than its cache key (then its C code, 0.2 s) and loading
+    the library cost each new process, so it stays in CasADi's virtual machine (see
+    docs/compiler.md, "Native code").
 
     Raises :class:`~acausal.base.c_compiler.CompilerNotFoundError` without a C compiler and
     :class:`~acausal.base.c_compiler.CCompilerError` when the compiler fails."""
@@ -73,51 +142,43 @@ def compiled(functions: Sequence[ca.Function]) -> list[ca.Function]:
 
 
 def libraries(functions: Sequence[ca.Function]) -> list[Path]:
-    """The shared library of each of ``functions`` (built where the cache does not have it
-    yet, see :func:`compiled`); each exports the function under its own name, with CasADi's
-    calling convention (``name(arg, res, iw, w, mem)``, ``name_work``)."""
+    """The shared library of each of ``functions``, built here where the cache does not have
+    it yet (a background build of this process that is making it is waited for first); each
+    exports the function under its own name, with CasADi's calling convention
+    (``name(arg, res, iw, w, mem)``, ``name_work``)."""
+    return ensure(functions)[0]
+
+
+def ensure(functions: Sequence[ca.Function]) -> tuple[list[Path], int]:
+    """:func:`libraries`, and how many of them were compiled now (0: all from the cache)."""
     try:
         cc = find_c_compiler()
     except CompilerNotFoundError as exc:
         raise CompilerNotFoundError(
             f"simulate(jit=True) compiles the model's functions to machine code and needs a C "
             f"compiler. {exc} Or simulate with jit=False (CasADi's virtual machine).") from None
-    folder = cache_folder()
-    found, missing = [], []
-    for f in functions:
-        source, flags, library = _source_and_library([f], "acausal_native", cc, folder)
-        found.append(library)
-        if not library.is_file():
-            missing.append((source, flags, library))
+    planned = plan(functions, cc)
+    for build in {id(b): b for b in (in_flight(p.library) for p in planned) if b}.values():
+        build.wait()
+    missing = [p for p in planned if not p.library.is_file()]
     if missing:
-        build_in_cache([(lambda tmp, s=source, fl=flags, lib=library:
-                         _build(s, fl, lib, tmp, cc)) for source, flags, library in missing])
-    return found
+        build_in_cache([(lambda tmp, p=p: _build(p, cc, tmp)) for p in missing])
+    return [p.library for p in planned], len(missing)
 
 
 def library_of(functions: Sequence[ca.Function], what: str) -> Path:
-    """One shared library with all of ``functions`` (each under its own name), built with the
-    same cache and flags as :func:`libraries`: for a group of functions that is loaded as a
-    whole, such as the functions of an NLP that ``casadi.nlpsol`` reads from a library (the
-    MPC's). ``what`` names the user of the library in the errors."""
+    """One shared library with all of ``functions`` (each under its own name), built with
+    ``-O1`` (``-O0`` above :data:`OPTIMISE_UP_TO` instructions) in the same cache: for a group
+    of functions that is loaded as a whole, such as the functions of an NLP that
+    ``casadi.nlpsol`` reads from a library (the MPC's). ``what`` names the user of the
+    library in the errors."""
     try:
         cc = find_c_compiler()
     except CompilerNotFoundError as exc:
         raise CompilerNotFoundError(
             f"{what} compiles its functions to machine code and needs a C compiler. {exc} Or "
             "pass jit=False (CasADi's virtual machine).") from None
-    source, flags, library = _source_and_library(functions, "acausal_group", cc, cache_folder())
-    if not library.is_file():
-        build_in_cache([lambda tmp: _build(source, flags, library, tmp, cc)])
-    return library
-
-
-def _source_and_library(functions: Sequence[ca.Function], name: str, cc: str,
-                        folder: Path) -> tuple[str, tuple[str, ...], Path]:
-    """The C source of ``functions`` in one file, its optimisation flags (``-O1`` up to
-    :data:`OPTIMISE_UP_TO` instructions, else ``-O0``) and its library's path in the cache:
-    named by the hash of the source, the compiler, the flags and the CasADi version."""
-    gen = ca.CodeGenerator(name, {"with_header": False})
+    gen = ca.CodeGenerator("acausal_group", {"with_header": False})
     for f in functions:
         gen.add(f)
     source = gen.dump()
@@ -125,7 +186,12 @@ def _source_and_library(functions: Sequence[ca.Function], name: str, cc: str,
     flags = ("-O1",) if size <= OPTIMISE_UP_TO else ("-O0",)
     key = hashlib.sha256("\n".join(
         [source, cc, " ".join(flags), ca.__version__, sys.platform]).encode()).hexdigest()
-    return source, flags, folder / f"acausal_{key[:40]}{shared_library_suffix()}"
+    library = cache_folder() / f"acausal_{key[:40]}{shared_library_suffix()}"
+    if not library.is_file():
+        command = shared_library_command(cc, ["{source}"], "{output}", flags=flags,
+                                         hide_symbols=False)
+        build_in_cache([lambda tmp: _compile(source, command, library, tmp)])
+    return library
 
 
 def build_in_cache(builds: Sequence) -> None:
@@ -152,11 +218,192 @@ def build_in_cache(builds: Sequence) -> None:
             job.result()  # the first compiler error, if any
 
 
-def _build(source: str, flags: tuple[str, ...], library: Path, work: Path, cc: str) -> None:
-    """Compile one function's C ``source`` in the folder ``work`` and move the library to
-    ``library`` (atomic: a reader sees no library or a whole one)."""
-    c_file = work / "function.c"
-    c_file.write_text(source)
-    built = compile_shared_library([c_file], work / library.name, compiler=cc, flags=flags,
-                                   hide_symbols=False)
-    os.replace(built, library)
+def _build(planned: Planned, cc: str, work: Path) -> None:
+    """One function's library built in the folder ``work`` (see :mod:`.native_build`)."""
+    _compile(native_build.c_source(planned.function, planned.chunk), planned.command(cc),
+             planned.library, work)
+
+
+def _compile(source: str, command: list[str], library: Path, work: Path) -> None:
+    try:
+        native_build.build(source, command, library, work)
+    except native_build.CompileFailed as exc:
+        raise compiler_failed(exc.argv, exc.status, exc.messages) from None
+
+
+# -- background builds (jit="auto") ------------------------------------------------------------
+
+class BackgroundBuild:
+    """Libraries being built by a builder process (``python native_build.py JOB``) of their
+    own: it runs at low priority, outlives this process if need be (a short run still leaves
+    its libraries in the cache for the next one) and renames each library into the cache when
+    it is whole. A daemon thread waits for it (so it is reaped the moment it ends: no zombie)
+    and reads its report; :meth:`finished` asks without waiting."""
+
+    def __init__(self, libraries: list[Path], process: subprocess.Popen) -> None:
+        self.libraries = libraries
+        self.process = process
+        #: what failed, once finished: the first compiler error's text ("" when all built)
+        self.error = ""
+        self._report = ""
+        self._waiter = threading.Thread(target=self._wait, daemon=True,
+                                        name="acausal native build")
+        self._waiter.start()
+
+    def _wait(self) -> None:
+        try:
+            self._report, _ = self.process.communicate()
+        except (OSError, ValueError):
+            self.process.wait()
+        failed = []
+        try:
+            text = (self._report or "").strip()
+            failed = json.loads(text.splitlines()[-1]).get("failed", []) if text else []
+        except (ValueError, IndexError, AttributeError):
+            pass
+        if failed:
+            first = failed[0]
+            self.error = (str(compiler_failed(first["argv"], first["status"],
+                                              first["messages"]))
+                          if first.get("argv") else first.get("messages", "") or "failed")
+        elif not all(p.is_file() for p in self.libraries):
+            self.error = f"the builder process ended with status {self.process.returncode}"
+        with _lock:
+            for path in self.libraries:
+                if _in_flight.get(path) is self:
+                    del _in_flight[path]
+
+    def finished(self) -> bool:
+        """Whether the builder has ended (its libraries are then in the cache, or
+        :attr:`error` says why not)."""
+        return not self._waiter.is_alive()
+
+    def succeeded(self) -> bool:
+        """Finished with every library in the cache."""
+        return self.finished() and not self.error
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the builder (at most ``timeout`` seconds); whether it has finished."""
+        self._waiter.join(timeout)
+        return self.finished()
+
+
+_lock = threading.Lock()
+_in_flight: dict[Path, BackgroundBuild] = {}
+
+
+def in_flight(library: Path) -> BackgroundBuild | None:
+    """The background build of this process that is making ``library``, if any."""
+    with _lock:
+        build = _in_flight.get(library)
+    if build is not None and build.finished():
+        return None
+    return build
+
+
+def start_background(planned: Sequence[Planned], cc: str,
+                     extra: Sequence[tuple[str, list[str], Path]] = ()) -> BackgroundBuild | None:
+    """Build the libraries of ``planned`` that the cache does not have, and ``extra`` ones
+    (``(C source, command, library)``: the solver driver), in a background process; None
+    when there is nothing to build or this process already runs :data:`MAX_BACKGROUND`
+    builders (ask again later). Raises OSError where the cache folder cannot be written or
+    the process not started."""
+    with _lock:
+        running = {id(b): b for b in _in_flight.values()}
+    if sum(not b.finished() for b in running.values()) >= MAX_BACKGROUND:
+        return None
+    missing = [p for p in planned if _free(p.library)]
+    extra = [e for e in extra if _free(e[2])]
+    if not missing and not extra:
+        return None
+    folder = cache_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    # marked here, atomically: of two processes that got this far for one library, one
+    # builds it (the workers of a sweep start at the same moment)
+    marks = {}
+    for library in [p.library for p in missing] + [e[2] for e in extra]:
+        mark = _mark(library)
+        if mark is not None:
+            marks[library] = mark
+    missing = [p for p in missing if p.library in marks]
+    extra = [e for e in extra if e[2] in marks]
+    if not missing and not extra:
+        return None
+    job_folder = Path(tempfile.mkdtemp(dir=folder, prefix=".job-"))
+    try:
+        jobs = []
+        for k, p in enumerate(missing):
+            function_file = job_folder / f"{k}.casadi"
+            function_file.write_text(p.serialized)
+            jobs.append({"function": str(function_file), "chunk": p.chunk,
+                         "command": p.command(cc), "library": str(p.library)})
+        for k, (source, command, library) in enumerate(extra):
+            source_file = job_folder / f"extra{k}.c"
+            source_file.write_text(source)
+            jobs.append({"source": str(source_file), "command": command,
+                         "library": str(library)})
+        spec = job_folder / "job.json"
+        spec.write_text(json.dumps({"folder": str(folder), "workers": os.cpu_count() or 1,
+                                    "jobs": jobs}))
+        process = subprocess.Popen(
+            [sys.executable, native_build.__file__, str(spec)], stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            **_detached())
+    except BaseException:
+        import shutil
+
+        shutil.rmtree(job_folder, ignore_errors=True)
+        for mark in marks.values():
+            with contextlib.suppress(OSError):
+                mark.unlink()
+        raise
+    build = BackgroundBuild([Path(j["library"]) for j in jobs], process)
+    with _lock:
+        for path in build.libraries:
+            _in_flight[path] = build
+    return build
+
+
+def mark_of(library: Path) -> Path:
+    """The file that says a builder is making ``library`` (removed when it is done)."""
+    return library.with_name(library.name + ".building")
+
+
+def _free(library: Path) -> bool:
+    """Whether ``library`` is missing and nobody builds it: no background build of this
+    process, no fresh mark of another's."""
+    if library.is_file() or in_flight(library) is not None:
+        return False
+    try:
+        import time
+
+        return time.time() - mark_of(library).stat().st_mtime > MARK_STALE_S
+    except OSError:
+        return True  # no mark
+
+
+def _mark(library: Path) -> Path | None:
+    """The mark of ``library``, made here (None: another process made it first). A stale mark
+    (see :data:`MARK_STALE_S`) is replaced."""
+    mark = mark_of(library)
+    for _ in range(2):
+        try:
+            handle = os.open(mark, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            if _free(library):  # stale: its builder is gone
+                with contextlib.suppress(OSError):
+                    mark.unlink()
+                continue
+            return None
+        os.write(handle, str(os.getpid()).encode())
+        os.close(handle)
+        return mark
+    return None
+
+
+def _detached() -> dict:
+    """Popen options that keep the builder out of this process's signals (Ctrl-C in the
+    terminal, the end of the session) so that it finishes its libraries."""
+    if sys.platform.startswith("win"):
+        return {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
+    return {"start_new_session": True}

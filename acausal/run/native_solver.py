@@ -37,8 +37,8 @@ import numpy as np
 
 from ..base.c_compiler import (
     CCompilerError,
-    compile_shared_library,
     find_c_compiler,
+    shared_library_command,
     shared_library_suffix,
 )
 from . import native
@@ -59,6 +59,7 @@ _WATCH = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)
 _POLL = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_double)
 
 _driver: tuple[ctypes.CDLL | None, str, bool] | None = None  # (library, why not, sparse)
+_jobs: dict[tuple, tuple[str, list[str], Path]] = {}  # driver_job by compiler, folder, libraries
 
 
 def _sundials_files() -> tuple[dict[str, Path], str]:
@@ -97,7 +98,7 @@ def driver() -> tuple[ctypes.CDLL | None, str]:
             _driver = (None, "the compiled driver is not built on Windows", False)
         else:
             try:
-                _driver = _load(*_sundials_files())
+                _driver = _load()
             except (OSError, ImportError, CCompilerError) as exc:
                 _driver = (None, str(exc), False)
                 warnings.warn(
@@ -114,7 +115,7 @@ def prepare_driver() -> None:
     if sys.platform.startswith("win"):
         return
     try:
-        _load(*_sundials_files())
+        _load()
     except (OSError, ImportError, CCompilerError):
         pass  # driver() says why, where it is used
 
@@ -124,8 +125,17 @@ def has_sparse_solver() -> bool:
     return driver()[0] is not None and bool(_driver and _driver[2])
 
 
-def _load(files: dict[str, Path], index_type: str) -> tuple[ctypes.CDLL, str, bool]:
-    cc = find_c_compiler()
+def driver_job(cc: str | None = None) -> tuple[str, list[str], Path]:
+    """The driver's C source, its compiler command (``{source}``, ``{output}`` to fill in)
+    and its library in the cache (keyed like the model's libraries). Raises OSError or
+    ImportError where scikit-sundae's SUNDIALS libraries are not found,
+    :class:`~acausal.base.c_compiler.CompilerNotFoundError` without a compiler."""
+    cc = find_c_compiler() if cc is None else cc
+    folder = native.cache_folder()
+    known = _jobs.get((cc, folder, REQUIRED, OPTIONAL))
+    if known is not None:
+        return known
+    files, index_type = _sundials_files()
     source = (Path(__file__).with_name("native_driver.c")).read_text()
     sparse = "sundials_sunlinsolsuperlumt" in files
     header = f"#define ACAUSAL_SUNINDEX {index_type}\n" + \
@@ -136,15 +146,38 @@ def _load(files: dict[str, Path], index_type: str) -> tuple[ctypes.CDLL, str, bo
     link = tuple(libs + [f"-Wl,-rpath,{f}" for f in folders])
     key = hashlib.sha256("\n".join([text, cc, *DRIVER_FLAGS, *link, sys.platform]).encode()
                          ).hexdigest()
-    library = native.cache_folder() / f"acausal_driver_{key[:40]}{shared_library_suffix()}"
-    if not library.is_file():
-        def build(work: Path) -> None:
-            c_file = work / "native_driver.c"
-            c_file.write_text(text)
-            built = compile_shared_library([c_file], work / library.name, compiler=cc,
-                                           flags=DRIVER_FLAGS, hide_symbols=False, link=link)
-            os.replace(built, library)
-        native.build_in_cache([build])
+    library = folder / f"acausal_driver_{key[:40]}{shared_library_suffix()}"
+    command = shared_library_command(cc, ["{source}"], "{output}", flags=DRIVER_FLAGS,
+                                     hide_symbols=False, link=link)
+    _jobs[(cc, folder, REQUIRED, OPTIONAL)] = text, command, library
+    return text, command, library
+
+
+def cached_driver() -> ctypes.CDLL | None:
+    """The driver where it is loaded already or its library is in the cache, else None
+    (nothing is compiled and nothing said: ``jit="auto"`` builds it in the background)."""
+    global _driver
+    if _driver is not None:
+        return _driver[0]
+    if sys.platform.startswith("win"):
+        return None
+    try:
+        _, _, library = driver_job()
+        if not library.is_file():
+            return None
+        _driver = _load(library)
+    except (OSError, ImportError, CCompilerError):
+        return None
+    return _driver[0]
+
+
+def _load(library: Path | None = None) -> tuple[ctypes.CDLL, str, bool]:
+    """The driver library loaded (built into the cache first where it is not there)."""
+    if library is None:
+        text, command, library = driver_job()
+        if not library.is_file():
+            native.build_in_cache([lambda work: native._compile(text, command, library, work)])
+    sparse = "sundials_sunlinsolsuperlumt" in _sundials_files()[0]
     lib = ctypes.CDLL(str(library))
     p, i, d, ll = ctypes.c_void_p, ctypes.c_int, ctypes.c_double, ctypes.c_long
     lib.acausal_driver_new.restype = p
@@ -161,6 +194,24 @@ def _load(files: dict[str, Path], index_type: str) -> tuple[ctypes.CDLL, str, bo
     lib.acausal_driver_free.restype = None
     lib.acausal_driver_free.argtypes = [p]
     return lib, "", sparse
+
+
+def for_problem(problem) -> NativeSolver | None:
+    """The compiled driver for ``problem`` (a :class:`~.sundials.Problem`), or None where it
+    is not available: no compiled functions, SUNDIALS' libraries not found (:func:`driver`),
+    or a sparse problem without the sparse solver. ``jit=True`` builds the driver where it is
+    missing; ``jit="auto"`` loads it from the cache only (its background builder makes it)."""
+    if problem._native is None:
+        return None
+    lib = driver()[0] if problem.mode is True else cached_driver()
+    if lib is None or (problem.sparse and not has_sparse_solver()):
+        return None
+    kind = KIND_LOOP if problem.eliminated else (KIND_DAE if problem.is_dae else KIND_ODE)
+    f, g = problem._f, problem._g
+    data = {"p": f.arg["p"], "d": f.arg["d"], "r": f.arg.get("r"), "live": g.arg["live"],
+            "hold": g.arg["hold"]}
+    return NativeSolver(problem, kind, problem._native, data, problem.settings,
+                        len(problem.rows), problem.sparse, problem.n_x)
 
 
 def _address(array: np.ndarray | None) -> int | None:

@@ -181,7 +181,7 @@ SIMULATE_OPTIONS = {
     "dynamic_state_selection": "re-select states during the run (None: when needed)",
     "progress": "progress display (None: on a terminal)",
     "verbose": "show the solver's own messages (False: kept for error messages)",
-    "jit": "compile the solver's functions to machine code with the C compiler (False)",
+    "jit": "machine code for the solver's functions: 'auto' (default), True or False",
     "zeno": "events accumulating like Zeno behaviour: 'raise' (default), 'warn' or 'off'",
     "stuck_report": "warn about friction joints stuck through the whole run (True)",
 }
@@ -225,10 +225,15 @@ def simulate(model: Component | CompiledModel, t_end: float, **options: Any) -> 
     replaces the declared start of a variable, ``fixed`` or guess as declared, without
     recompiling), ``rtol`` (1e-6), ``atol`` (1e-8),
     ``max_step`` (none), ``integrator_options`` (``max_num_steps`` between output points,
-    ``max_order``, ``suppress_algebraic``, ``method``: ``"BDF"`` or ``"Adams"``), ``jit``
-    (False: CasADi's virtual machine evaluates the model; True: the functions the solver calls
-    at every step are compiled to machine code by the system's C compiler, once per model and
-    machine, kept in a cache folder: see docs/compiler.md, "Native code"),
+    ``max_order``, ``suppress_algebraic``, ``method``: ``"auto"``, the default, Adams until
+    the run finds the model stiff, then BDF, see :mod:`acausal.run.integrator_choice`; or
+    ``"BDF"`` or ``"Adams"`` throughout; ``sol.stats["method"]`` says which ran), ``jit``
+    (``"auto"``, the default: the run starts in CasADi's virtual machine at once and switches
+    to machine code between two solver steps once the system's C compiler has built it in the
+    background, for a run long enough for that to pay, or loads it from the cache at the start;
+    True: the functions the solver calls at every step are compiled to machine code before the
+    run, once per model and machine, kept in a cache folder; False: the virtual machine only;
+    see docs/compiler.md, "Native code" and "Tiered native code"),
     ``dynamic_state_selection`` (None: when the compiler found it needed), ``progress`` (None:
     a progress bar on a terminal; with it shown, Ctrl-C returns the solution so far, marked
     ``sol.interrupted``), ``verbose`` (False: SUNDIALS' own warnings are kept off the terminal
@@ -261,7 +266,8 @@ def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
               integrator_options: dict | None = None,
               dynamic_state_selection: bool | None = None,
               progress: bool | None = None, verbose: bool = False,
-              jit: bool = False, zeno: str = "raise", stuck_report: bool = True) -> Solution:
+              jit: bool | str = "auto", zeno: str = "raise",
+              stuck_report: bool = True) -> Solution:
     t_end, t_start = as_time(t_end, "t_end"), as_time(t_start, "t_start")
     grid = output_grid(t_start, t_end, n_points, dt, t_eval,
                        columns=1 + cs.x.numel() + cs.z.numel())
@@ -270,8 +276,9 @@ def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
         raise InputError(f"integrator_options must be a dict, got {integrator_options!r}.")
     settings = solver_settings(rtol, atol, max_step, integrator_options or {})
     settings.verbose = bool(verbose)
-    if not isinstance(jit, bool):
-        raise InputError(f"jit must be True or False, got {jit!r}.")
+    if not (isinstance(jit, bool) or jit == "auto"):
+        raise InputError(f"jit must be 'auto', True or False, got {jit!r} (see "
+                         "docs/compiler.md, 'Tiered native code').")
     settings.jit = jit
     if zeno not in ("raise", "warn", "off"):
         raise InputError(f"zeno must be 'raise', 'warn' or 'off', got {zeno!r} (see "
@@ -331,9 +338,10 @@ def solver_settings(rtol: float, atol: float, max_step: float | None,
         settings.max_order = int(extra["max_order"])
     settings.suppress_algebraic = bool(extra.get("suppress_algebraic", False))
     if "method" in extra:
-        if extra["method"] not in ("BDF", "Adams"):
-            raise InputError(f"integrator_options method={extra['method']!r}: use 'BDF' "
-                             "(default, stiff systems) or 'Adams' (non-stiff ODEs).")
+        if extra["method"] not in ("auto", "BDF", "Adams"):
+            raise InputError(f"integrator_options method={extra['method']!r}: use 'auto' "
+                             "(default: Adams, switching to BDF where the run finds the model "
+                             "stiff), 'BDF' (stiff systems) or 'Adams' (non-stiff ODEs).")
         settings.method = extra["method"]
     return settings
 

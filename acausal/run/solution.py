@@ -57,7 +57,8 @@ class Solution:
       scikit-sundae package, a Python call per right-hand side, Jacobian and root function;
       the default) or ``"native"`` (acausal's compiled C driver with the functions in machine
       code, no Python per evaluation: ``simulate(jit=True)`` where it can be built, else a
-      warning and ``"scikit-sundae"``); ``"native/scikit-sundae"`` if a run used both;
+      warning and ``"scikit-sundae"``, or ``jit="auto"`` with the machine code ready, see
+      ``native_code``); ``"native/scikit-sundae"`` if a run used both;
     * ``solver_calls``: calls of the integrator, one per stretch of the run (cut at events,
       time events and switches of states; a long output grid is handed over in windows);
     * ``rhs_evaluations``: right-hand side (CVODE) or residual (IDA) evaluations by the
@@ -66,7 +67,17 @@ class Solution:
       integrator watches and the state-selection check);
     * ``events``: event instants (the entries of :attr:`events`);
     * ``state_checks``: checks of the chosen states' quality during the run (dynamic state
-      selection; 0 without it).
+      selection; 0 without it);
+    * ``method``: CVODE's linear multistep method and why, e.g. ``"Adams (auto: non-stiff,
+      ...)"``, ``"Adams, BDF from t = 0.31 (auto: stiff at t = 0.31, ...)"`` (chosen by the
+      run, :mod:`acausal.run.integrator_choice`), ``"BDF (integrator_options)"`` (the user's);
+      ``"BDF (IDA)"`` for a DAE; ``""`` without states;
+    * ``native_code``: machine code in the run: ``"none"`` (CasADi's virtual machine
+      throughout), ``"cache"`` (loaded before the first step), ``"compiled"`` (``jit=True``),
+      ``"switched"`` (``jit="auto"`` built it during the run and switched), ``"building"`` (not
+      ready before the end), ``"no compiler"``, ``"failed"``;
+    * ``native_switch``: ``{"t": model time, "wall_s": seconds into the run}`` of that switch,
+      else None.
 
     A solution joined from segments (:func:`acausal.run.segments.join`: sampled controllers,
     the optimal control's ``verify().solution``) has ``solver`` (its first piece's),

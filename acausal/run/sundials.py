@@ -28,7 +28,7 @@ import casadi as ca
 import numpy as np
 
 from ..base.capture import captured
-from . import native, native_solver
+from . import native, native_solver, tiering
 from .buffers import Buffered, Columns
 
 #: Systems with at least this many unknowns use the sparse direct solver (SuperLU_MT).
@@ -110,22 +110,33 @@ class Settings:
     max_num_steps: int = MAX_NUM_STEPS
     max_order: int | None = None
     suppress_algebraic: bool = False
-    #: CVODE's linear multistep method: "BDF" (stiff) or "Adams" (non-stiff ODEs; a DAE is
-    #: always integrated by IDA's BDF)
-    method: str = "BDF"
-    #: the functions the solver calls are compiled to machine code (:mod:`.native`)
-    jit: bool = False
+    #: CVODE's linear multistep method: "BDF" (stiff), "Adams" (non-stiff ODEs) or "auto"
+    #: (chosen by the run, :mod:`.integrator_choice`); a DAE is always integrated by IDA's BDF
+    method: str = "auto"
+    #: the functions the solver calls as machine code (:mod:`.native`): True (compiled before
+    #: the run), False (CasADi's virtual machine) or "auto" (tiered: :mod:`.tiering`)
+    jit: bool | str = "auto"
     verbose: bool = False  # pass SUNDIALS' own messages on to stderr (else kept for errors)
     #: what an event sequence that accumulates like Zeno behaviour does: "raise", "warn", "off"
     zeno: str = "raise"
 
 
-def problem_for(cs, rows: list[int], jit: bool = False) -> Problem:
+def problem_for(cs, rows: list[int], jit: bool | str = False) -> Problem:
     """The (cached) SUNDIALS problem of a compiled realisation: its CasADi functions and
     Jacobian are built once, whatever the parameters, nominal values and tolerances (``jit``:
-    compiled to machine code, see :mod:`.native`)."""
-    return cs.cached(("sundials_problem", tuple(rows), bool(jit)),
-                     lambda: Problem(cs, rows, jit))
+    compiled to machine code, see :mod:`.native`; ``"auto"``: tiered, :mod:`.tiering`)."""
+    mode = "auto" if jit == "auto" else bool(jit)
+    return cs.cached(("sundials_problem", tuple(rows), mode),
+                     lambda: Problem(cs, rows, mode))
+
+
+def _carry(before: Buffered | None, now: Buffered) -> None:
+    """The inputs ``now`` shares with ``before`` (parameters, nominal values, row scales,
+    live rows) take ``before``'s values: functions replaced mid-run go on from them."""
+    if before is not None:
+        for name, values in now.arg.items():
+            if name in before.arg and before.arg[name].shape == values.shape:
+                values[:] = before.arg[name]
 
 
 def algebraic_jacobian(cs) -> ca.SX:
@@ -149,7 +160,7 @@ def nominal_values(cs, x0: np.ndarray, z0: np.ndarray) -> tuple[np.ndarray, np.n
     reaction force of 2e4 N or an angle of 0.06 rad is measured in its own size, which keeps
     IDA's Newton matrix well conditioned and makes ``atol`` relative to each variable's scale.
     (:meth:`Problem.set_parameters` raises the algebraic variables' nominal values to the range
-    their equations give them, see there.)
+    their equations give them, :meth:`Problem.solve` to the size they reach in the run.)
     """
     values = np.concatenate([np.asarray(x0, float), np.asarray(z0, float)])
     nominal = np.ones(values.size)
@@ -175,6 +186,9 @@ def nominal_values(cs, x0: np.ndarray, z0: np.ndarray) -> tuple[np.ndarray, np.n
 #: Smallest derived nominal value (below it the default 1 is kept: a value that starts near zero
 #: says nothing about its scale).
 NOMINAL_FLOOR = 1e-3
+#: During a DAE run an undeclared algebraic variable's nominal value becomes its size where a
+#: solver call starts or stops once it has outgrown the nominal value by this factor.
+NOMINAL_GROWTH = 2.0
 
 
 class Problem:
@@ -191,10 +205,14 @@ class Problem:
     output point).
     """
 
-    def __init__(self, cs, rows: list[int], jit: bool = False) -> None:
+    def __init__(self, cs, rows: list[int], jit: bool | str = False) -> None:
         self.n_x, self.n_z = cs.x.numel(), cs.z.numel()
-        #: the SX functions the solver calls are machine code (:func:`.native.compiled`)
-        self.jit = bool(jit)
+        #: the option: True, False or "auto" (see Settings.jit)
+        self.mode = jit
+        #: the SX functions the solver calls are machine code now (:meth:`use_native`)
+        self.jit = False
+        #: (the functions to compile, the driver's slot of each, what installs them)
+        self._compilable: tuple[list, tuple, object] | None = None
         #: the algebraic equations are linear in z (a linear loop left by tearing): CVODE
         #: integrates the states alone and z = -A^-1 b is solved inside the CasADi functions
         self.eliminated = self.n_z > 0 and linear_in_algebraics(cs)
@@ -236,6 +254,22 @@ class Problem:
         #: which code drives the solver: "scikit-sundae" (Python callbacks) or "native" (the
         #: compiled driver, :mod:`.native_solver`, with jit)
         self.driver = "scikit-sundae"
+        #: where the machine code came from: "" (none), "cache", "compiled" (before the run,
+        #: jit=True), "built" (in the background, jit="auto")
+        self.native_from = ""
+        #: jit="auto" while the functions are in the virtual machine (:mod:`.tiering`)
+        self.tier = None
+        if jit is True:
+            libraries, built = native.ensure(self.native_functions())
+            self.use_native(libraries)
+            self.native_from = "compiled" if built else "cache"
+        elif jit == "auto":
+            tier = tiering.NativeTier(self)
+            if tier.from_cache:
+                self.use_native(tier.libraries)
+                self.native_from = "cache"
+            else:
+                self.tier = tier
 
     def _build(self, cs, g_rows):
         """CVODE's or IDA's functions from the compiled expressions (SX); their Jacobian's
@@ -279,12 +313,23 @@ class Problem:
                 [ca.densify(g_z), ca.jacobian(alg, t) + ca.mtimes(g_x, f_scaled),
                  ca.densify(g_x)])
             sparsity = jac.sparsity()
-        if self.jit:  # what the solver calls at every step; its Jacobian now and then
-            f, roots, indicators = self._compiled([f, roots, indicators], slots=(0, 1, None))
-        self._f, self._jac, self._g, self._g_raw = (Buffered(h) for h in
-                                                    (f, f_jac, roots, indicators))
-        self._g.arg["live"][:] = 1.0
+        self._jac = Buffered(f_jac)
+        # what the solver calls at every step can become machine code; its Jacobian, called
+        # now and then, stays in the virtual machine (see native.compiled)
+        self._compilable = ([f, roots, indicators], (0, 1, None), self._install)
+        self._install([f, roots, indicators])
         return sparsity
+
+    def _install(self, functions: list[ca.Function]) -> None:
+        """The right-hand side (or residual), root functions and indicators the solver
+        evaluates, in the virtual machine or as machine code, taking over the values the
+        present ones hold (parameters, nominal values, live rows)."""
+        f, roots, indicators = functions
+        old = getattr(self, "_f", None), getattr(self, "_g", None), getattr(self, "_g_raw", None)
+        self._f, self._g, self._g_raw = Buffered(f), Buffered(roots), Buffered(indicators)
+        self._g.arg["live"][:] = 1.0
+        for before, now in zip(old, (self._f, self._g, self._g_raw)):
+            _carry(before, now)
 
     def _build_eliminated(self, cs, g_rows) -> None:
         """CVODE's functions for a system whose algebraic equations are linear in z,
@@ -292,15 +337,31 @@ class Problem:
         the CasADi function (MX), so CVODE integrates the states only and no Python runs
         between the solver and the solve. The Jacobian is exact, from the partial derivatives
         (below)."""
-        n_x = self.n_x
         zero = ca.DM.zeros(self.n_z)
         a_sx = algebraic_jacobian(cs)
         b_sx = ca.substitute(cs.alg, cs.z, zero)
         linear = ca.Function("linear_loop", [cs.t, cs.x, cs.p], [a_sx, b_sx])
         ode = ca.Function("ode", [cs.t, cs.x, cs.z, cs.p], [cs.ode, g_rows])
-        if self.jit:  # what every right-hand side evaluates (the loop's LU: below, or the driver's)
-            linear, ode = self._compiled([linear, ode], slots=(0, 2))
-        t, p = ca.MX.sym("t"), ca.MX.sym("p", cs.p.numel())
+        # the Jacobian from the partial derivatives (SX) and the same solve, not by
+        # differentiating through the MX graph (ten times cheaper to evaluate and to build):
+        # g(x, z(x)) = 0 gives dz/dx = -A^-1 dg/dx, so df/dx = f_x + f_z dz/dx
+        self._partials = ca.Function("ode_partials", [cs.t, cs.x, cs.z, cs.p],
+                                     [ca.densify(ca.jacobian(cs.ode, cs.x)),
+                                      ca.densify(ca.jacobian(cs.ode, cs.z)),
+                                      ca.densify(ca.jacobian(cs.alg, cs.x))])
+        # what every right-hand side evaluates can become machine code (the loop's LU: below,
+        # or the driver's)
+        self._compilable = ([linear, ode], (0, 2), self._install_loop)
+        self._install_loop([linear, ode])
+
+    def _install_loop(self, functions: list[ca.Function]) -> None:
+        """The solver's functions of a linear loop around ``linear`` (A, b) and ``ode``, in the
+        virtual machine or as machine code (see :meth:`_install`)."""
+        linear, ode = functions
+        n_x = self.n_x
+        old = {k: getattr(self, k, None) for k in ("_g", "_g_raw", "_f", "_jac")}
+        n_g = ode.numel_out(1)
+        t, p = ca.MX.sym("t"), ca.MX.sym("p", linear.numel_in(2))
         u, d = ca.MX.sym("u", n_x), ca.MX.sym("d", n_x + self.n_z)
         x = d[:n_x] * u
         a, b = linear(t, x, p)
@@ -308,38 +369,49 @@ class Problem:
         xdot, g = ode(t, x, z, p)
         f_scaled = xdot / d[:n_x]
         names = ["t", "u", "p", "d"]
-        live, hold = ca.MX.sym("live", g_rows.numel()), ca.MX.sym("hold", g_rows.numel())
+        live, hold = ca.MX.sym("live", n_g), ca.MX.sym("hold", n_g)
         self._g = Buffered(ca.Function("roots", [t, u, p, d, live, hold], [live * g + hold],
                                        names + ["live", "hold"], ["g"]))
         self._g.arg["live"][:] = 1.0
         self._g_raw = Buffered(ca.Function("indicators", [t, u, p, d], [g], names, ["g"]))
         self._f = Buffered(ca.Function("rhs", [t, u, p, d], [f_scaled], names, ["f"]))
-        # the Jacobian from the partial derivatives (SX) and the same solve, not by
-        # differentiating through the MX graph (ten times cheaper to evaluate and to build):
-        # g(x, z(x)) = 0 gives dz/dx = -A^-1 dg/dx, so df/dx = f_x + f_z dz/dx
-        parts = ca.Function("ode_partials", [cs.t, cs.x, cs.z, cs.p],
-                            [ca.densify(ca.jacobian(cs.ode, cs.x)),
-                             ca.densify(ca.jacobian(cs.ode, cs.z)),
-                             ca.densify(ca.jacobian(cs.alg, cs.x))])
-        f_x, f_z, g_x = parts(t, x, z, p)
+        f_x, f_z, g_x = self._partials(t, x, z, p)
         jac_x = f_x - ca.mtimes(f_z, ca.solve(a, g_x, LINEAR_SOLVER))
         d_x = d[:n_x]
         jac_u = jac_x * ca.mtimes(1 / d_x, d_x.T)  # in the scaled unknowns u = x / d_x
         self._jac = Buffered(ca.Function("rhs_jac", [t, u, p, d], [jac_u], names, ["j"]))
+        for k, buffered in old.items():
+            _carry(buffered, getattr(self, k))
         # z at the output points, from the unscaled states
         xs = ca.MX.sym("x", n_x)
         a, b = linear(t, xs, p)
         self._z_of = ca.Function("z_of", [t, xs, p], [ca.solve(a, -b, LINEAR_SOLVER)])
+        self._z_columns = None
 
-    def _compiled(self, functions: list[ca.Function], slots: tuple) -> list[ca.Function]:
-        """``functions`` (SX) as machine code (:mod:`.native`), their outputs made dense (as
-        the compiled driver writes them); ``slots``: where the driver calls each (None: not)."""
-        dense = [ca.Function(f.name(), f.sx_in(), [ca.densify(o) for o in f.call(f.sx_in())],
-                             f.name_in(), f.name_out()) for f in functions]
-        paths = native.libraries(dense)
-        self._native = [(slot, path, f.name()) for f, path, slot in zip(dense, paths, slots)
+    def native_functions(self) -> list[ca.Function]:
+        """The SX functions that become machine code (:mod:`.native`), their outputs made
+        dense (as the compiled driver writes them); built once."""
+        if not hasattr(self, "_dense"):
+            self._dense = [ca.Function(f.name(), f.sx_in(),
+                                       [ca.densify(o) for o in f.call(f.sx_in())],
+                                       f.name_in(), f.name_out())
+                           for f in self._compilable[0]]
+        return self._dense
+
+    def use_native(self, libraries: list) -> None:
+        """Evaluate :meth:`native_functions` from their compiled ``libraries`` (in order) from
+        now on; the next solver call starts a new solver (the compiled driver where it is
+        available), so a run may switch here between two of its solver calls."""
+        _, slots, install = self._compilable
+        dense = self.native_functions()
+        self._native = [(slot, path, f.name()) for f, path, slot in zip(dense, libraries, slots)
                         if slot is not None]
-        return [ca.external(f.name(), str(path)) for f, path in zip(dense, paths)]
+        install([ca.external(f.name(), str(path)) for f, path in zip(dense, libraries)])
+        self.jit = True
+        self.tier = None
+        self._solver = None
+        self._solver_settings = None
+        self._roots = None
 
     def _solver_unknowns(self, y: np.ndarray) -> np.ndarray:
         """The solver's scaled unknowns for y = [x; z]."""
@@ -373,6 +445,21 @@ class Problem:
         self._unit_nominal = bool(np.all(self.nominal == 1.0))  # no scaling to undo
         for b in (self._f, self._jac, self._g, self._g_raw):
             b.arg["d"][:] = self.nominal
+
+    def _grow_nominal(self, y: np.ndarray) -> None:
+        """Raise the nominal values of undeclared algebraic variables that ``y`` = [x; z] shows
+        outgrown (NOMINAL_GROWTH): values taken at the start understate a machine that speeds up
+        (EngineV6's rod accelerations grow with the square of its speed, 10 to 565 rad/s), and
+        where such a variable crosses zero IDA's error test asks for atol * nominal, at
+        atol = 1e-12 below its rounding error. Only where a call starts or stops (an event,
+        the end, a window), so that the output grid does not change the steps."""
+        z = np.abs(np.asarray(y, float)[self.n_x:])
+        grow = (~self._declared[self.n_x:] & np.isfinite(z)
+                & (z > NOMINAL_GROWTH * self.nominal[self.n_x:]))
+        if grow.any():
+            nominal = self.nominal.copy()
+            nominal[self.n_x:][grow] = z[grow]
+            self._set_nominal(nominal)
 
     def set_parameters(self, p: np.ndarray, t: float, y: np.ndarray) -> None:
         """New parameters (and discrete variables). At the first (t, y) of a run a DAE also
@@ -454,7 +541,7 @@ class Problem:
         s = self.settings
         self._solver_settings = key
         self._roots = None
-        native_driver = self._native_solver()
+        native_driver = native_solver.for_problem(self)
         if native_driver is not None:
             self._solver, self.driver = native_driver, "native"
             return self._solver
@@ -480,22 +567,6 @@ class Problem:
             warnings.simplefilter("ignore", UserWarning)
             self._solver = self._create(sun, opts, n, n_roots)
         return self._solver
-
-    def _native_solver(self) -> native_solver.NativeSolver | None:
-        """The compiled driver for this problem (jit), or None where it is not available: no
-        compiled functions, SUNDIALS' libraries not found (:func:`.native_solver.driver`), or
-        a sparse problem without the sparse solver."""
-        if self._native is None:
-            return None
-        lib, _ = native_solver.driver()
-        if lib is None or (self.sparse and not native_solver.has_sparse_solver()):
-            return None
-        kind = native_solver.KIND_LOOP if self.eliminated else (
-            native_solver.KIND_DAE if self.is_dae else native_solver.KIND_ODE)
-        data = {"p": self._f.arg["p"], "d": self._f.arg["d"], "r": self._f.arg.get("r"),
-                "live": self._g.arg["live"], "hold": self._g.arg["hold"]}
-        return native_solver.NativeSolver(self, kind, self._native, data, self.settings,
-                                          len(self.rows), self.sparse, self.n_x)
 
     def _create(self, sun, opts: dict, n: int, n_roots: int):
         s = self.settings
@@ -525,12 +596,17 @@ class Problem:
         me = self
         nan = np.nan
 
+        # once interrupted, no evaluation: the solver's next iterates are NaN, which a linear
+        # loop's LU inside the function would report as an error instead of returning NaN
         if not self.is_dae:
             def rhs(t, y, yp):
-                t_in[0] = t
-                u_in[:] = y
-                call()
-                yp[:] = nan if me.interrupted else out
+                if me.interrupted:
+                    yp[:] = nan
+                else:
+                    t_in[0] = t
+                    u_in[:] = y
+                    call()
+                    yp[:] = out
                 me.calls += 1
                 if me.calls % every == 0 and me.progress is not None:
                     me._report(t)
@@ -541,11 +617,14 @@ class Problem:
         # a near-copy of rhs on purpose: one more input, and a shared helper would cost a
         # Python call per evaluation on the hottest path
         def residual(t, y, yp, res):
-            t_in[0] = t
-            u_in[:] = y
-            up_in[:] = yp
-            call()
-            res[:] = nan if me.interrupted else out
+            if me.interrupted:
+                res[:] = nan
+            else:
+                t_in[0] = t
+                u_in[:] = y
+                up_in[:] = yp
+                call()
+                res[:] = out
             me.calls += 1
             if me.calls % every == 0 and me.progress is not None:
                 me._report(t)
@@ -642,6 +721,8 @@ class Problem:
         loop continues from it); the others are NaN until :meth:`z_at` computes them."""
         solver = self._solver_for()
         self._forget_events()
+        if self.is_dae:  # between solver calls only: each call restarts IDA from y0
+            self._grow_nominal(y0)
         u0 = self._solver_unknowns(y0)
         up0 = self.start_derivative(float(tspan[0]), u0) if self.is_dae else None
         if self.driver == "native":  # SUNDIALS' messages come back with the result
@@ -652,6 +733,8 @@ class Problem:
                 out = solver.solve(tspan, u0, up0) if self.is_dae else solver.solve(tspan, u0)
         if not self.eliminated:
             out.y = self._unknowns(out.t, out.y)
+            if self.is_dae:
+                self._grow_nominal(out.y[-1])
         else:
             y = np.full((len(out.t), self.n_x + self.n_z), np.nan)
             y[:, :self.n_x] = np.atleast_2d(out.y) * self.nominal[:self.n_x]
@@ -693,11 +776,12 @@ class Problem:
 
     def _said(self, text: str) -> None:
         """What SUNDIALS printed in a solver call: its last message kept for errors, all of it
-        on stderr when verbose."""
+        on stderr when verbose (not the failure of a call the run loop stopped itself: Ctrl-C,
+        a change of method)."""
         text = text.strip()
         self.messages = text
         self.last_message = _last_solver_message(text) if text else ""
-        if text and self.settings is not None and self.settings.verbose:
+        if text and self.settings is not None and self.settings.verbose and not self.interrupted:
             print(text, file=sys.stderr)
 
     last_message = ""

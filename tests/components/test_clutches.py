@@ -322,7 +322,9 @@ class TableBearing(Component):
 
 def test_bearing_friction_table_and_hold():
     model = compile(TableBearing())
-    sol = model.simulate(3.0, dt=0.01, **TIGHT)
+    # BDF: the table's kink at w = 1 (t1) lies inside a step; Adams' high-order steps (the
+    # default's start) put t2 3e-8 s off at this tolerance, BDF within 1e-9 s
+    sol = model.simulate(3.0, dt=0.01, integrator_options={"method": "BDF"}, **TIGHT)
     # w >= 1: w' = -(1.5 + 0.5 w): w + 3 = 8 exp(-t/2), w = 1 at t1 = 2 ln 2;
     # w <= 1: w' = -(1 + w): w + 1 = 2 exp(-(t - t1)), w = 0 at t1 + ln 2 = 3 ln 2
     t1, t2 = 2 * math.log(2), 3 * math.log(2)

@@ -78,10 +78,11 @@ def comparison_signals(package: str, model: str, continuous: bool = False) -> li
 
 
 def run_example(model: Component, package: str, name: str, stop: float, points: int,
-                **solver: float):
+                **solver: object):
     """``(sol, ref)``: ``model`` compiled and simulated from 0 to ``stop`` [s] at the
     reference's output times, or, without the reference (``ref`` None), at ``points`` equally
-    spaced times; ``solver`` are the ``rtol``/``atol`` of ``simulate``."""
+    spaced times; ``solver`` are the ``rtol``/``atol`` (and ``integrator_options``) of
+    ``simulate``."""
     ref = load(package, name, required=False)
     t_eval = output_times(ref) if ref is not None else np.linspace(0.0, stop, points)
     start = clock.perf_counter()

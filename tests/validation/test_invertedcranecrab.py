@@ -81,7 +81,11 @@ def test_states(compiled):
 
 def test_checkpoints(compiled):
     times = [0.0, 0.25, 0.5, 1.0, 2.0, 3.0]
-    sol = compiled.simulate(3.0, t_eval=times, rtol=RTOL, atol=ATOL)
+    # BDF: the ramp's corner at 0.5 s (a Piecewise, no event) jumps the prescribed angle's
+    # acceleration inside a step; Adams' high orders (the default's start) end 4.4e-6 from the
+    # converged prismatic.s at this tolerance, BDF 4e-8
+    sol = compiled.simulate(3.0, t_eval=times, rtol=RTOL, atol=ATOL,
+                            integrator_options={"method": "BDF"})
     # the prescribed angle is followed exactly
     np.testing.assert_allclose(sol["body.phi"], filtered_ramp(times), atol=1e-9)
     np.testing.assert_allclose(sol["revolute1.phi"], sol["body.phi"], atol=1e-12)

@@ -17,9 +17,8 @@ from acausal.components.multibody.examples_engines import Engine1b, EngineV6, Ga
 
 # Engine1b is cheap: the tolerances of the other loop tests
 RTOL, ATOL = 1e-10, 1e-12
-# EngineV6: its result at these tolerances agrees with the run at rtol = atol = 1e-10 to 1e-7
-# of the ranges (test_engine_v6_does_not_depend_on_the_tolerance). With atol = 1e-12 IDA stops
-# with IDA_CONV_FAIL (h = 4e-23) at t = 0.84 s, 1.8 ms after a dead-centre event.
+# EngineV6: its result at these tolerances agrees with the run at rtol = 1e-10, atol = 1e-12 to
+# 1.9e-6 of the ranges or better (test_engine_v6_does_not_depend_on_the_tolerance).
 RTOL_V6, ATOL_V6 = 1e-8, 1e-10
 
 
@@ -185,10 +184,14 @@ def test_engine_v6_filter_against_the_reference(engine_v6_run, msl, check_signal
 def test_engine_v6_does_not_depend_on_the_tolerance(engine_v6, engine_v6_run):
     sol = engine_v6_run
     times = sol.t
-    tight = engine_v6.simulate(1.01, t_eval=times, rtol=1e-10, atol=1e-10, jit=True)
+    # atol = 1e-12 (issue 42): the rods' accelerations and the constraint forces grow with the
+    # square of the speed (10 to 565 rad/s) beyond the nominal values taken at the start; near a
+    # zero crossing their absolute tolerance atol * nominal was below their rounding error and IDA
+    # stopped at t = 0.85 s (sundials.Problem._grow_nominal raises them at the events)
+    tight = engine_v6.simulate(1.01, t_eval=times, rtol=1e-10, atol=1e-12, jit=True)
     for name, span in (("load.phi", 346.0), ("load.w", 555.0), ("filter.x[0]", 470.0),
                        ("filter.x[1]", 454.0)):
-        # measured: 2.5e-8, 4.6e-8, 1.5e-6, 1.5e-7
+        # measured: 3.2e-8, 6.8e-8, 1.9e-6, 1.9e-7
         assert np.max(np.abs(sol[name] - tight[name])) < 1e-5 * span, name
 
 

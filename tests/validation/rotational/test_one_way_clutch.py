@@ -174,8 +174,12 @@ T_CONTACT = 1.5 - math.asin(3e-5) / OMEGA  # 1.4999984085 s: the grazing contact
 
 @pytest.fixture(scope="module")
 def solution():
+    # BDF, as the reference's DASSL: the grazing contact at T_CONTACT (zero slope) is found or
+    # missed by the sign of the integration error; Adams, the default's start, misses it at
+    # this tolerance and locks only at 1.756 s
     return msl_1d.run_example(OneWayClutchExample(), "rotational", MODEL, STOP,
-                              round(STOP / INTERVAL) + 1, **TOL)[0]
+                              round(STOP / INTERVAL) + 1, integrator_options={"method": "BDF"},
+                              **TOL)[0]
 
 
 def test_closed_form(solution):

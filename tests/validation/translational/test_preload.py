@@ -83,8 +83,10 @@ class PreLoadExample(Component):
 
 @pytest.fixture(scope="module")
 def run():
+    # BDF: with the default (Adams, BDF from 0.028 s) CVODE fails its error test at 48.9 s at
+    # exactly this tolerance (not at 0.99e-8 or 1.01e-8): a knife edge of the contacts
     return msl_1d.run_example(PreLoadExample(), "translational", "PreLoad", 100.0,
-                              2001, rtol=RTOL, atol=ATOL)
+                              2001, rtol=RTOL, atol=ATOL, integrator_options={"method": "BDF"})
 
 
 def test_preload_and_checkpoints(run):

@@ -1,0 +1,219 @@
+"""CVODE's method chosen by the run (``integrator_options={"method": "auto"}``, the default;
+``acausal/run/integrator_choice.py``).
+
+A clearly stiff model (a mass on a stiff, heavily damped mount: eigenvalues -100 and -9 900 1/s,
+pushed by a force of 1 rad/s) goes over to BDF; a clearly non-stiff one (a pendulum) stays with
+Adams and is then the Adams run bit for bit; the user's choice wins; ``sol.stats["method"]``
+says which method ran and why; a DAE reports IDA's BDF; the run that switches is as accurate as
+BDF's own. Then the test itself on a stand-in problem (the check schedule, both switches, the
+stop and its status) and the spectral radius, dense and sparse.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import scipy.sparse as sps
+import sympy as sp
+
+import acausal.run.native as native
+from acausal import Component, Eq, InputError, Parameter, Variable, compile, connect, der, time
+from acausal.components.translational import Fixed, Force, Mass, SpringDamper
+from acausal.run import integrator_choice
+from acausal.run.integrator_choice import MethodChoice, spectral_radius
+from acausal.run.sundials import PROGRESS_EVERY, Settings
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_dynamic_state_selection import CartesianPendulum  # noqa: E402
+
+RTOL = 1e-6
+
+
+class StiffMount(Component):
+    """A 1 kg mass on a mount of 1e6 N/m and 1e4 N s/m (overdamped: eigenvalues -100 and
+    -9 900 1/s), pushed by ``amplitude sin(omega t)``: after a few milliseconds the mass follows
+    the force quasi-statically, while an explicit-like method must keep ``h * 9 900`` small."""
+
+    amplitude = Parameter(100.0, unit="N", description="amplitude of the force")
+    omega = Parameter(1.0, unit="rad/s", description="angular frequency of the force")
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.ground = Fixed()
+        self.mount = SpringDamper(c=1e6, d=1e4)
+        self.mass = Mass(m=1.0, s=Variable(start=0.0, fixed=True),
+                         v=Variable(start=0.0, fixed=True))
+        self.push = Force()
+
+    def equations(self):
+        return [Eq(self.push.f, self.amplitude * sp.sin(self.omega * time))]
+
+    def connections(self):
+        return [connect(self.ground.flange, self.mount.flange_a),
+                connect(self.mount.flange_b, self.mass.flange_a),
+                connect(self.mass.flange_b, self.push.flange)]
+
+
+class Pendulum(Component):
+    """phi'' = -g/L sin(phi): undamped, its one mode resolved by any accurate step."""
+
+    g = Parameter(9.81, unit="m/s2", description="gravity")
+    L = Parameter(1.0, unit="m", description="length")
+    phi = Variable(start=2.0, fixed=True, unit="rad")
+    w = Variable(start=0.0, fixed=True, unit="rad/s")
+
+    def equations(self):
+        return [Eq(der(self.phi), self.w), Eq(der(self.w), -self.g / self.L * sp.sin(self.phi))]
+
+
+@pytest.fixture(scope="module")
+def stiff():
+    return compile(StiffMount())
+
+
+@pytest.fixture(scope="module")
+def pendulum():
+    return compile(Pendulum())
+
+
+def run(cs, method: str, rtol: float = RTOL, t_end: float = 20.0, **options):
+    return cs.simulate(t_end, rtol=rtol, atol=1e-2 * rtol, jit=False,
+                       integrator_options={"method": method}, **options)
+
+
+def test_a_stiff_model_goes_over_to_bdf(stiff):
+    auto, bdf, adams = (run(stiff, m) for m in ("auto", "BDF", "Adams"))
+    method = auto.stats["method"]
+    assert method.startswith("Adams, BDF from t = ") and "auto: stiff at t = " in method
+    switched = float(method.split("BDF from t = ")[1].split(" ")[0])
+    assert 0 < switched < 20.0
+    # Adams up to the first check (512 right-hand sides), BDF after it: fewer right-hand
+    # sides than Adams throughout, and the solver was stopped once for the switch
+    assert auto.stats["rhs_evaluations"] < adams.stats["rhs_evaluations"]
+    assert auto.stats["solver_calls"] == 2 == bdf.stats["solver_calls"] + 1
+    # no output point lost or doubled across the stop
+    assert np.array_equal(auto.t, bdf.t)
+
+
+def test_the_switched_run_is_as_accurate_as_bdf(stiff):
+    """Against a reference at rtol 1e-11: the run that changed its method mid-way is within
+    twice BDF's own global error (plus one rtol of the variable's size)."""
+    ref = run(stiff, "BDF", rtol=1e-11)
+    auto, bdf = run(stiff, "auto"), run(stiff, "BDF")
+    for name in ("mass.s", "mass.v"):
+        size = np.max(np.abs(ref[name]))
+        err_auto = np.max(np.abs(auto[name] - ref[name]))
+        err_bdf = np.max(np.abs(bdf[name] - ref[name]))
+        assert err_auto <= 2 * err_bdf + RTOL * size, name
+
+
+def test_a_non_stiff_model_stays_with_adams_and_is_its_run(pendulum):
+    auto, adams = run(pendulum, "auto", rtol=1e-8), run(pendulum, "Adams", rtol=1e-8)
+    method = auto.stats["method"]
+    assert method.startswith("Adams (auto: non-stiff, step x largest |eigenvalue| <= ")
+    sigma = float(method.split("<= ")[1].split(" ")[0])
+    assert 0 < sigma < integrator_choice.STIFF
+    # the checks read what the solver did; without a switch they change nothing
+    for name in ("phi", "w"):
+        assert np.array_equal(auto[name], adams[name])
+    assert auto.stats["rhs_evaluations"] == adams.stats["rhs_evaluations"]
+    assert auto.stats["rhs_evaluations"] < run(pendulum, "BDF", rtol=1e-8).stats[
+        "rhs_evaluations"]
+
+
+def test_a_short_run_is_not_checked(pendulum):
+    sol = run(pendulum, "auto", t_end=0.5)
+    assert sol.stats["rhs_evaluations"] < integrator_choice.FIRST_CHECK
+    assert sol.stats["method"] == ("Adams (auto: not checked, the run took fewer than 512 "
+                                   "right-hand sides)")
+
+
+def test_the_users_choice_wins(stiff, pendulum):
+    adams = run(stiff, "Adams")
+    assert adams.stats["method"] == "Adams (integrator_options)"
+    assert adams.stats["solver_calls"] == 1  # no switch, however stiff
+    assert run(pendulum, "BDF").stats["method"] == "BDF (integrator_options)"
+    with pytest.raises(InputError, match="'auto'"):
+        run(pendulum, "LSODA")
+
+
+def test_a_dae_is_integrated_by_idas_bdf():
+    sol = compile(CartesianPendulum()).simulate(1.0, rtol=1e-8, atol=1e-10)
+    assert sol.stats["solver"] == "IDA" and sol.stats["method"] == "BDF (IDA)"
+
+
+def test_the_native_driver_switches_too(stiff, c_compiler, tmp_path, monkeypatch):
+    """The compiled driver polls Python every PROGRESS_EVERY right-hand sides of a call, as
+    scikit-sundae's callbacks do over the run: a single-call run switches at the same poll."""
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path / "native-cache"))
+    plain = run(stiff, "auto")
+    driven = stiff.simulate(20.0, rtol=RTOL, atol=1e-2 * RTOL, jit=True)
+    assert driven.stats["driver"] == "native"
+    assert driven.stats["method"] == plain.stats["method"]
+    assert np.abs(driven["mass.s"] - plain["mass.s"]).max() <= 1e-6 * np.abs(
+        plain["mass.s"]).max()
+
+
+# -- the test on a stand-in problem ------------------------------------------------------------
+def stand_in(jacobian: np.ndarray):
+    """What MethodChoice reads of a solver problem: its Jacobian buffer and counters."""
+    rows, cols = np.nonzero(np.ones_like(jacobian))
+    return SimpleNamespace(is_dae=False, eliminated=False, n_x=jacobian.shape[0], n_z=0,
+                           _jac=SimpleNamespace(out=[jacobian[rows, cols].copy()]),
+                           _rows_nz=rows, _cols_nz=cols, calls=0, interrupted=False,
+                           settings=None)
+
+
+def test_checks_switch_both_ways_at_the_scheduled_right_hand_sides():
+    choice = MethodChoice(Settings(1e-6, 1e-8, None), t_start=0.0)
+    assert choice.method == "Adams" and choice.settings.method == "Adams"
+    rho = 1e4  # eigenvalues -1e4 and -1: stiff at any step above 2e-4 / 1.5
+    prob = stand_in(np.array([[-rho, 0.0], [0.0, -1.0]]))
+    choice.prepare(prob)
+    assert prob.settings is choice.settings
+    poll = choice.monitor(prob, None)
+    # 512 right-hand sides over 1 s: sigma = 1e4 / 512 > STIFF at the first check
+    poll(1.0)
+    assert choice.pending and prob.interrupted and choice.method == "BDF"
+    # the solver returns with a failure at its last step, t = 0.9: a stop, not a failure
+    assert choice.after_call(prob, 0.9, -4, {0: (None, prob)}) is True
+    assert not prob.interrupted and not choice.pending
+    assert choice.switches == [(0.9, "BDF", pytest.approx(rho / PROGRESS_EVERY))]
+    choice.prepare(prob)
+    assert prob.settings.method == "BDF"
+    # the next check after 1024 right-hand sides in all; a tiny step (1e-9 s per right-hand
+    # side: sigma = 1e-5) at the end of a call switches back without a stop
+    prob.calls = 2 * PROGRESS_EVERY
+    assert choice.after_call(prob, 0.9 + 512e-9, 0, {0: (None, prob)}) is False
+    assert choice.method == "Adams" and not prob.interrupted
+    assert choice.next_check == 4 * PROGRESS_EVERY
+    text = choice.describe([prob])
+    assert text.startswith("Adams, BDF from t = 0.9, Adams from t = 0.9")
+    assert "stiff at t = 0.9" in text and "non-stiff at t = 0.9" in text
+
+
+def test_a_user_method_and_a_dae_install_no_check():
+    prob = stand_in(np.eye(2))
+    choice = MethodChoice(Settings(1e-6, 1e-8, None, method="BDF"), t_start=0.0)
+    report = object()
+    assert choice.monitor(prob, report) is report
+    assert choice.after_call(prob, 1.0, -4, {}) is False
+    dae = MethodChoice(Settings(1e-6, 1e-8, None), t_start=0.0)
+    prob.is_dae = True
+    assert dae.monitor(prob, None) is None and dae.describe([prob]) == "BDF (IDA)"
+
+
+def test_spectral_radius_dense_and_sparse():
+    # the second-difference matrix: eigenvalues -2 + 2 cos(k pi / (n + 1)), k = 1..n
+    for n in (50, 200, 1000):
+        band = sps.diags([np.ones(n - 1), -2 * np.ones(n), np.ones(n - 1)], [-1, 0, 1])
+        exact = 2 - 2 * math.cos(n * math.pi / (n + 1))
+        matrix = band.toarray() if n <= integrator_choice.DENSE_EIGENVALUES else band.tocsr()
+        assert spectral_radius(matrix) == pytest.approx(exact, rel=1e-2)
+    rotation = np.array([[0.0, -3.0], [3.0, 0.0]])  # +-3i: the magnitude, not the real part
+    assert spectral_radius(rotation) == pytest.approx(3.0)
