@@ -1,7 +1,8 @@
 """Sparse symbolic elimination of linear blocks (acausal/compiler/linear_elimination.py).
 
 Checked on hand-made systems against numpy's dense solve (a tridiagonal system eliminates with
-no fill; a pivot that passes through zero is never taken) and on the spatial chain of revolute
+no fill; a pivot that passes through zero is never taken; a block with no safe pivot is left
+whole) and on the spatial chain of revolute
 joints and boxes, whose acceleration block is a tree: it compiles to an ODE (no algebraic
 variables left), conserves energy, agrees with the numeric LU of the torn loop, and its
 right-hand side grows linearly with the number of links.
@@ -75,7 +76,7 @@ def test_a_pivot_that_passes_through_zero_is_not_taken():
     assert np.allclose(value, [3.0, 2.0])
 
 
-def test_a_singular_block_is_left_as_remainder():
+def test_a_block_whose_pivots_all_change_sign_is_left_as_remainder():
     # the pivots of this block change sign wherever they are taken: all stays in the remainder
     x = ca.SX.sym("x", 2)
     a = ca.SX(2, 2)
