@@ -697,7 +697,7 @@ class HybridSimulation:
         """The solver's flag, the time reached, the variables that blow up; raises with the
         solution so far on the exception (``err.solution``)."""
         flag = sundials.flag_name(prob.solver_name, status)
-        t = _time_reached(prob.last_message, t)
+        t = _time_reached(prob.messages or prob.last_message, t)
         cur = self.cur
         culprits = []
         try:
@@ -741,11 +741,12 @@ class HybridSimulation:
             "(err.solution).")
 
 
-def _time_reached(message: str, t: float) -> float:
-    """The solver's own time at a failure ("At t = 0.33 ...", "Internal t = 0.33 and h = ...")
-    when its message gives one before ``t`` (scikit-sundae may report the output point it was
-    heading for instead)."""
-    found = re.findall(r"\bt = ([-+0-9.eE]+)", message or "")
+def _time_reached(messages: str, t: float) -> float:
+    """The solver's own time at a failure: the last "At t = 0.33 ..." or "Internal t = 0.33 and
+    h = ..." before ``t`` among what it printed in the failed call. Not only its last message:
+    that may be about the output point it was heading for ("Trouble interpolating at tout =
+    0.34", as the native library's run says after the step size vanished)."""
+    found = re.findall(r"\bt = ([-+0-9.eE]+)", messages or "")
     for text in reversed(found):
         try:
             reached = float(text)
