@@ -78,7 +78,7 @@ from compile_scaling import stdout_to_stderr
 from acausal import compile
 from acausal.base.c_compiler import CompilerNotFoundError, find_c_compiler
 from acausal.components.multibody.chains import Hand, SpatialChain
-from acausal.run import native, sundials
+from acausal.run import native, solver_functions, sundials
 from acausal.run.buffers import Buffered
 
 SIZES = (5, 10, 20, 50, 100)
@@ -137,7 +137,7 @@ def rhs_function(form: str, functions: dict[str, ca.Function], cs) -> ca.Functio
         return functions["ode"]
     t, x, p = ca.MX.sym("t"), ca.MX.sym("x", cs.x.numel()), ca.MX.sym("p", cs.p.numel())
     a, b = functions["loop"](t, x, p)
-    z = ca.solve(a, -b, sundials.LINEAR_SOLVER)
+    z = ca.solve(a, -b, solver_functions.LINEAR_SOLVER)
     return ca.Function("rhs", [t, x, p], [functions["ode"](t, x, z, p)])
 
 

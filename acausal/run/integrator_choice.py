@@ -20,7 +20,9 @@ compares the step the solver takes with the fastest eigenvalue of the model's Ja
     sigma = rho(J) * dt / n_rhs
 
 ``rho(J)`` the spectral radius of the Jacobian CVODE evaluated last (in the solver's scaled
-unknowns; a diagonal scaling leaves the eigenvalues as they are), ``dt / n_rhs`` the model time
+unknowns; a diagonal scaling leaves the eigenvalues as they are), or where that Jacobian is
+SUNDIALS' own difference quotients (Adams on a dense Jacobian), of one estimated the same way
+at the solver's latest point (:func:`estimated_jacobian`), ``dt / n_rhs`` the model time
 the solver advanced per right-hand side over the last ``CHECK_EVERY`` or more of them (a step
 costs 1 to 2 right-hand sides with Newton's method, so ``h |lambda|`` is about 1.5 sigma). An
 accurate integration of a mode that is still alive keeps ``h |lambda|`` well below 1; Adams with
@@ -65,7 +67,8 @@ DENSE_EIGENVALUES = 60
 
 
 def spectral_radius(matrix) -> float:
-    """The largest eigenvalue magnitude of a square matrix (numpy array or scipy sparse).
+    """The largest eigenvalue magnitude of a square matrix (numpy array, scipy sparse, or a
+    scipy ``LinearOperator`` of its products with vectors).
 
     Up to ``DENSE_EIGENVALUES`` rows: all eigenvalues. Larger: ARPACK's largest (scipy's
     ``eigs``, implicitly restarted Arnoldi, to 1 %); where it does not converge, all
@@ -75,9 +78,13 @@ def spectral_radius(matrix) -> float:
     if n == 0:
         return 0.0
 
+    def dense() -> np.ndarray:
+        if hasattr(matrix, "matmat"):  # a LinearOperator: its columns, one product each
+            return matrix.matmat(np.eye(n))
+        return matrix.toarray() if hasattr(matrix, "toarray") else np.asarray(matrix, float)
+
     def dense_radius() -> float:
-        dense = matrix.toarray() if hasattr(matrix, "toarray") else np.asarray(matrix, float)
-        return float(np.max(np.abs(np.linalg.eigvals(dense))))
+        return float(np.max(np.abs(np.linalg.eigvals(dense()))))
 
     if n <= DENSE_EIGENVALUES:
         return dense_radius()
@@ -85,7 +92,7 @@ def spectral_radius(matrix) -> float:
     from scipy.sparse import csr_matrix
     from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigs
 
-    sparse = csr_matrix(matrix)
+    sparse = matrix if hasattr(matrix, "matmat") else csr_matrix(matrix)
     try:
         found = eigs(sparse, k=2, which="LM", tol=1e-2, maxiter=20 * n,
                      return_eigenvectors=False)
@@ -97,14 +104,16 @@ def spectral_radius(matrix) -> float:
         return float(np.max(np.abs(found)))
     if n <= 8 * DENSE_EIGENVALUES:
         return dense_radius()
-    return float(np.max(np.asarray(abs(sparse).sum(axis=1)).ravel()))
+    return float(np.max(np.abs(dense()).sum(axis=1)))
 
 
 def last_jacobian(prob):
     """The Jacobian CVODE evaluated last for ``prob`` (a :class:`~.sundials.Problem`), in its
     scaled unknowns, from the problem's own buffer (no evaluation of ours): a dense array up to
     ``DENSE_EIGENVALUES`` unknowns, else a scipy sparse matrix; None before the first one."""
-    values = np.asarray(prob._jac.out[0], float).ravel()
+    if prob._jac_buffer is None:
+        return None
+    values = np.asarray(prob._jac_buffer.out[0], float).ravel()
     rows, cols = prob._rows_nz, prob._cols_nz
     n = prob.n_x if prob.eliminated else prob.n_x + prob.n_z
     if values.size != len(rows) or not values.any() or not np.all(np.isfinite(values)):
@@ -116,6 +125,48 @@ def last_jacobian(prob):
     from scipy.sparse import csr_matrix
 
     return csr_matrix((values, (rows, cols)), shape=(n, n))
+
+
+def estimated_jacobian(prob):
+    """The Jacobian of ``prob``'s right-hand side (scaled unknowns) at the solver's latest
+    point (:meth:`~.sundials.Problem.last_point`) by forward difference quotients, for a run
+    whose Jacobian Python does not see (SUNDIALS' own difference quotients): a dense
+    array up to ``DENSE_EIGENVALUES`` unknowns (n + 1 right-hand sides), else a
+    ``LinearOperator`` (one right-hand side a product, ARPACK takes tens). None where the point
+    is not finite."""
+    t, u = prob.last_point()
+    if not (np.isfinite(t) and np.all(np.isfinite(u))):
+        return None
+    f = prob._f
+    t_in, u_in, out = f.arg["t"], f.arg["u"], f.out[0]
+    t_in[0] = t
+    u_in[:] = u
+    f()
+    f0 = out.copy()
+    n = u.size
+    scale = np.sqrt(np.finfo(float).eps) * np.maximum(np.abs(u), 1.0)
+
+    def product(v: np.ndarray) -> np.ndarray:
+        v = np.asarray(v, float).ravel()
+        size = np.max(np.abs(v))
+        if size == 0.0:
+            return np.zeros(n)
+        h = np.sqrt(np.finfo(float).eps) * max(np.linalg.norm(u, np.inf), 1.0) / size
+        u_in[:] = u + h * v
+        f()
+        return (out - f0) / h
+
+    if n <= DENSE_EIGENVALUES:
+        jac = np.empty((n, n))
+        for j in range(n):
+            u_in[:] = u
+            u_in[j] += scale[j]
+            f()
+            jac[:, j] = (out - f0) / scale[j]
+        return jac if np.all(np.isfinite(jac)) else None
+    from scipy.sparse.linalg import LinearOperator
+
+    return LinearOperator((n, n), matvec=product, dtype=float)
 
 
 class MethodChoice:
@@ -206,6 +257,8 @@ class MethodChoice:
         while self.next_check <= self.rhs:
             self.next_check *= 2
         jacobian = last_jacobian(prob)
+        if jacobian is None:  # the solver evaluated none: estimated at its latest point
+            jacobian = estimated_jacobian(prob)
         if jacobian is None:
             return False
         sigma = spectral_radius(jacobian) * self.step
@@ -221,6 +274,8 @@ class MethodChoice:
         self.method = new
         self.settings = dataclasses.replace(self.settings, method=new)
         self.switches.append((t, new, sigma))
+        if prob._jac_buffer is not None:  # not the next test's: a Jacobian of the old method
+            prob._jac_buffer.out[0][:] = 0.0
         return True
 
     def _cvode_text(self) -> str:

@@ -5,8 +5,10 @@
  * functions CasADi's code generator wrote as C and the system compiler built
  * (acausal/run/native.py): the right-hand side (or residual) and the root functions are called
  * from here directly, so no Python runs per evaluation. Python is called back only where it is
- * rare or must decide: the Jacobian (evaluated in CasADi's virtual machine, tens to hundreds
- * of times a run), the run loop's watch root function (dynamic state selection, throttled on
+ * rare or must decide: the exact Jacobian (evaluated in CasADi's virtual machine, tens to
+ * hundreds of times a run; CVODE's Adams on a dense Jacobian takes SUNDIALS' difference
+ * quotients here instead, as scikit-sundae does without a Jacobian function), the run loop's
+ * watch root function (dynamic state selection, throttled on
  * its side) and a poll every `poll_every` right-hand sides (progress display and Ctrl-C).
  *
  * What one solve does is what scikit-sundae's normal-mode solve does (so that both paths take
@@ -184,6 +186,7 @@ typedef struct {
   double *watch_u;
   poll_callback poll;
   long poll_every;
+  double *poll_u; /* the unknowns at the last poll (and at the end of a call), for Python */
   /* SUNDIALS */
   SUNContext ctx;
   void *mem;
@@ -214,9 +217,12 @@ static void error_handler(int line, const char *func, const char *file, const ch
              (int)code, msg ? msg : "");
 }
 
-static void count_call(Driver *D, double t) {
+static void count_call(Driver *D, double t, const double *u) {
   D->calls++;
-  if (D->poll && D->calls % D->poll_every == 0 && D->poll(t)) D->stop = 1;
+  if (D->poll && D->calls % D->poll_every == 0) {
+    if (D->poll_u) memcpy(D->poll_u, u, sizeof(double) * D->n);
+    if (D->poll(t)) D->stop = 1;
+  }
 }
 
 static void fill_nan(double *v, int n) {
@@ -289,7 +295,7 @@ static int cv_rhs(double t, N_Vector y, N_Vector ydot, void *user) {
     if (fn_call(&D->main)) return -1;
   }
   if (D->stop) fill_nan(f, D->n);
-  count_call(D, t);
+  count_call(D, t, N_VGetArrayPointer(y));
   return 0;
 }
 
@@ -302,7 +308,7 @@ static int ida_res(double t, N_Vector y, N_Vector yp, N_Vector rr, void *user) {
   D->main.res[0] = res;
   if (fn_call(&D->main)) return -1;
   if (D->stop) fill_nan(res, D->n);
-  count_call(D, t);
+  count_call(D, t, N_VGetArrayPointer(y));
   return 0;
 }
 
@@ -434,16 +440,19 @@ void acausal_driver_callbacks(Driver *D, jacobian_callback jacobian, double *jac
                               double *jac_up, const double *jac_values,
                               const casadi_int *jac_colind, const casadi_int *jac_row,
                               int jac_nnz, watch_callback watch_fn, double *watch_u,
-                              poll_callback poll, long poll_every) {
+                              poll_callback poll, long poll_every, double *poll_u) {
   D->jacobian = jacobian, D->jac_u = jac_u, D->jac_up = jac_up, D->jac_values = jac_values;
   D->jac_colind = jac_colind, D->jac_row = jac_row, D->jac_nnz = jac_nnz;
   D->watch_fn = watch_fn, D->watch_u = watch_u;
   D->poll = poll, D->poll_every = poll_every > 0 ? poll_every : 512;
+  D->poll_u = poll_u;
 }
 
 /* The solver with its settings (once; new settings make a new driver). atol: one value, or
- * (atol_vector != NULL) one per unknown; id (IDA): 1 differential, 0 algebraic. */
-int acausal_driver_setup(Driver *D, int bdf, double rtol, double atol,
+ * (atol_vector != NULL) one per unknown; id (IDA): 1 differential, 0 algebraic;
+ * quotients (CVODE, dense): SUNDIALS' own difference-quotient Jacobian (n right-hand sides
+ * here, no Python) instead of the exact one from Python. */
+int acausal_driver_setup(Driver *D, int bdf, int quotients, double rtol, double atol,
                          const double *atol_vector, const double *id, double max_step,
                          int max_order, long max_num_steps, const char *log_file,
                          long *counters, int *roots_out, char *message, int message_size) {
@@ -509,7 +518,7 @@ int acausal_driver_setup(Driver *D, int bdf, double rtol, double atol,
     if ((flag = CVodeInit(D->mem, cv_rhs, 0.0, D->y))) return flag;
     if ((flag = CVodeSStolerances(D->mem, rtol, atol))) return flag;
     if ((flag = CVodeSetLinearSolver(D->mem, D->LS, D->A))) return flag;
-    if ((flag = CVodeSetJacFn(D->mem, cv_jac))) return flag;
+    if (!(quotients && !D->sparse) && (flag = CVodeSetJacFn(D->mem, cv_jac))) return flag;
     if (D->n_rows + D->watch && (flag = CVodeRootInit(D->mem, D->n_rows + D->watch, cv_roots)))
       return flag;
     if (max_step > 0 && (flag = CVodeSetMaxStep(D->mem, max_step))) return flag;
@@ -555,6 +564,7 @@ int acausal_driver_solve(Driver *D, int n_t, const double *tspan, const double *
     if (flag == SUN_TSTOP_RETURN || flag < 0) break;
   }
   D->counters[0] = k, D->counters[1] = D->calls, D->counters[2] = D->root_calls;
+  if (D->poll_u) memcpy(D->poll_u, N_VGetArrayPointer(D->y), sizeof(double) * D->n);
   if (dae)
     IDAClearStopTime(D->mem);
   else

@@ -8,7 +8,8 @@ of an event-heavy one. :class:`NativeSolver` is a drop-in for scikit-sundae's ``
 objects in :class:`~.sundials.Problem`: a small C driver (``native_driver.c``, compiled once per
 machine into the cache folder of :mod:`.native` and linked against the SUNDIALS libraries that
 scikit-sundae ships) owns the solver and calls the compiled functions directly. Python is
-called back only for the Jacobian (CasADi's virtual machine, tens to hundreds of times a run),
+called back only for the exact Jacobian (CasADi's virtual machine, tens to hundreds of times a
+run; none where Adams takes SUNDIALS' difference quotients, as with scikit-sundae),
 for the run loop's watch root function (dynamic state selection) and every
 :data:`~.sundials.PROGRESS_EVERY` right-hand sides: the progress display, and Python code
 running now and then so that the run loop's Ctrl-C handler (Python runs signal handlers only
@@ -186,9 +187,10 @@ def _load(library: Path | None = None) -> tuple[ctypes.CDLL, str, bool]:
     lib.acausal_driver_function.argtypes = [p, i, p, p, p, p, p, p, p]
     lib.acausal_driver_callbacks.restype = None
     lib.acausal_driver_callbacks.argtypes = [p, _JACOBIAN, p, p, p, p, p, i, _WATCH, p, _POLL,
-                                             ll]
+                                             ll, p]
     lib.acausal_driver_setup.restype = i
-    lib.acausal_driver_setup.argtypes = [p, i, d, d, p, p, d, i, ll, ctypes.c_char_p, p, p, p, i]
+    lib.acausal_driver_setup.argtypes = [p, i, i, d, d, p, p, d, i, ll, ctypes.c_char_p, p, p,
+                                         p, i]
     lib.acausal_driver_solve.restype = i
     lib.acausal_driver_solve.argtypes = [p, i, p, p, p, p, p]
     lib.acausal_driver_free.restype = None
@@ -263,18 +265,23 @@ class NativeSolver:
                                            *(_address(data.get(k)) for k in
                                              ("p", "d", "r", "live", "hold"))):
                 raise MemoryError("the compiled solver driver could not bind " + name)
-        jac = problem._jac
-        sp = jac.function.sparsity_out(0)
+        # SUNDIALS' difference quotients: the exact Jacobian is not built
+        quotients = problem.quotient_jacobian
+        jac = None if quotients else problem._jac
+        sp = problem.jacobian_sparsity
         self._colind = np.asarray(sp.colind(), np.int64)
         self._row = np.asarray(sp.row(), np.int64)
         self._watch_u = np.zeros(self.n)
+        #: the unknowns at the last poll and at the end of the last call (Problem.last_point)
+        self.poll_u = np.zeros(self.n)
+        self.poll_t = float("nan")
         self._callbacks = (_JACOBIAN(self._jacobian), _WATCH(self._watch), _POLL(self._poll))
-        up = jac.arg.get("up")
         lib.acausal_driver_callbacks(
-            self._handle, self._callbacks[0], _address(jac.arg["u"]), _address(up),
-            _address(jac.out[0]), _address(self._colind), _address(self._row), sp.nnz(),
-            self._callbacks[1], _address(self._watch_u), self._callbacks[2],
-            problem.poll_every)
+            self._handle, self._callbacks[0], None if jac is None else _address(jac.arg["u"]),
+            None if jac is None else _address(jac.arg.get("up")),
+            None if jac is None else _address(jac.out[0]), _address(self._colind),
+            _address(self._row), sp.nnz(), self._callbacks[1], _address(self._watch_u),
+            self._callbacks[2], problem.poll_every, _address(self.poll_u))
         atol_vector = id_vector = None
         if kind == KIND_DAE:
             id_vector = np.ones(self.n)
@@ -294,7 +301,8 @@ class NativeSolver:
         self._log_start = 0  # the log's size when the present call began
         self._t_out = self._y_out = np.zeros(0)
         flag = lib.acausal_driver_setup(
-            self._handle, int(settings.method.upper() != "ADAMS"), settings.rtol, settings.atol,
+            self._handle, int(settings.method.upper() != "ADAMS"), int(quotients),
+            settings.rtol, settings.atol,
             _address(atol_vector), _address(id_vector),
             float(settings.max_step) if settings.max_step is not None else 0.0,
             int(settings.max_order) if settings.max_order is not None else 0,
@@ -327,6 +335,7 @@ class NativeSolver:
 
     def _poll(self, t: float) -> int:
         prob = self.problem
+        self.poll_t = t
         try:
             if prob.progress is not None:
                 prob._report(t)
@@ -354,6 +363,7 @@ class NativeSolver:
             None if up0 is None else up0.ctypes.data, self._t_out.ctypes.data,
             self._y_out.ctypes.data)
         k, calls, root_calls = self._counters.tolist()
+        self.poll_t = float(self._t_out[k - 1])  # the driver copied the last point's unknowns
         self.problem.calls += calls
         self.problem.root_calls += root_calls
         if self._error is not None:

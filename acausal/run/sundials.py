@@ -7,7 +7,9 @@ report progress or stop cleanly part-way. scikit-sundae (BSD-3, binary wheels th
 SUNDIALS) exposes CVODE and IDA with root functions, stop times and step-wise use; we call the
 generated CasADi functions from its callbacks through CasADi function *buffers*, which costs
 ~0.3 us a call instead of ~20 us for an ordinary call, and give the solvers CasADi's exact
-Jacobians (dense below ``SPARSE_FROM`` unknowns, SuperLU_MT sparse above). With
+Jacobians (dense below ``SPARSE_FROM`` unknowns, SuperLU_MT sparse above), built when a solver
+first asks for one: CVODE's Adams on a dense Jacobian takes SUNDIALS' difference quotients
+instead (:attr:`Problem.quotient_jacobian`). With
 ``simulate(jit=True)`` the SX functions the solver calls at every step are machine code
 (:mod:`.native`) and a compiled driver takes scikit-sundae's place, calling them without Python
 in between (:mod:`.native_solver`, the same SUNDIALS calls); everything else stays the same.
@@ -30,14 +32,14 @@ import numpy as np
 from ..base.capture import captured
 from . import native, native_solver, tiering
 from .buffers import Buffered, Columns
+from .solver_functions import (  # noqa: F401 - algebraic_jacobian: callers import it here
+    SolverFunctions,
+    algebraic_jacobian,
+    linear_in_algebraics,
+)
 
 #: Systems with at least this many unknowns use the sparse direct solver (SuperLU_MT).
 SPARSE_FROM = 60
-#: CasADi's linear solver for linear algebraic loops solved inside the generated functions:
-#: LAPACK's LU with partial pivoting (a third of the time of CasADi's own sparse QR on the
-#: dense 38 x 38 loop of a 20-link chain), else that QR (no pivoting, stable for any regular
-#: matrix) where a CasADi build lacks the LAPACK plugin.
-LINEAR_SOLVER = "lapacklu" if ca.has_linsol("lapacklu") else "qr"
 #: Internal steps allowed between two output times (a guard against hangs, not a tuning knob).
 MAX_NUM_STEPS = 50_000
 #: RHS/residual calls between two progress reports (checked cheaply in the callback).
@@ -130,27 +132,6 @@ def problem_for(cs, rows: list[int], jit: bool | str = False) -> Problem:
                      lambda: Problem(cs, rows, mode))
 
 
-def _carry(before: Buffered | None, now: Buffered) -> None:
-    """The inputs ``now`` shares with ``before`` (parameters, nominal values, row scales,
-    live rows) take ``before``'s values: functions replaced mid-run go on from them."""
-    if before is not None:
-        for name, values in now.arg.items():
-            if name in before.arg and before.arg[name].shape == values.shape:
-                values[:] = before.arg[name]
-
-
-def algebraic_jacobian(cs) -> ca.SX:
-    """``dg/dz`` of the compiled algebraic equations (symbolic, sparse; built once)."""
-    return cs.cached("algebraic_jacobian_sx", lambda: ca.jacobian(cs.alg, cs.z))
-
-
-def linear_in_algebraics(cs) -> bool:
-    """Whether the algebraic equations ``g(t, x, z, p) = 0`` are linear in z (a linear loop
-    that tearing left), so that z can be solved inside the right-hand side."""
-    return cs.cached("linear_in_algebraics", lambda: not ca.depends_on(
-        algebraic_jacobian(cs), cs.z))
-
-
 def nominal_values(cs, x0: np.ndarray, z0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The nominal size of each unknown (states, then algebraic variables), and which of them
     were declared.
@@ -191,7 +172,7 @@ NOMINAL_FLOOR = 1e-3
 NOMINAL_GROWTH = 2.0
 
 
-class Problem:
+class Problem(SolverFunctions):
     """One realisation of a compiled system prepared for CVODE or IDA.
 
     Unknowns ``y = [x; z]`` are scaled as ``u = y / nominal``. CVODE integrates
@@ -207,6 +188,10 @@ class Problem:
 
     def __init__(self, cs, rows: list[int], jit: bool | str = False) -> None:
         self.n_x, self.n_z = cs.x.numel(), cs.z.numel()
+        #: the solver's Jacobian, built on first use (:attr:`_jac`) by ``_jac_build`` where it
+        #: is not built with the functions
+        self._jac_buffer: Buffered | None = None
+        self._jac_build = None
         #: the option: True, False or "auto" (see Settings.jit)
         self.mode = jit
         #: the SX functions the solver calls are machine code now (:meth:`use_native`)
@@ -232,6 +217,8 @@ class Problem:
             sparsity = self._build(cs, g_rows)
             n_solver = n
         self.sparse = n_solver >= SPARSE_FROM
+        #: the sparsity of the solver's Jacobian (CasADi's), known without building it
+        self.jacobian_sparsity = sparsity
         self._rows_nz, self._cols_nz = sparsity.get_triplet()
         self._solver = None
         self._solver_settings: tuple | None = None
@@ -271,147 +258,24 @@ class Problem:
             else:
                 self.tier = tier
 
-    def _build(self, cs, g_rows):
-        """CVODE's or IDA's functions from the compiled expressions (SX); their Jacobian's
-        sparsity."""
-        n = self.n_x + self.n_z
-        t, p = cs.t, cs.p
-        u, d = ca.SX.sym("u", n), ca.SX.sym("d", n)  # scaled unknowns, nominal values
-        scaled = d * u  # y in terms of the scaled unknowns
-        y_sym = ca.vertcat(cs.x, cs.z)
-        ode = ca.substitute([cs.ode, cs.alg], [y_sym], [scaled])
-        f_scaled = ode[0] / d[:self.n_x] if self.n_x else ode[0]
-        g_rows = ca.substitute(g_rows, y_sym, scaled)
-        names = ["t", "u", "p", "d"]
-        # root functions as SUNDIALS sees them: live * g + hold (a masked row is a constant)
-        live, hold = ca.SX.sym("live", g_rows.numel()), ca.SX.sym("hold", g_rows.numel())
-        roots = ca.Function("roots", [t, u, p, d, live, hold], [live * g_rows + hold],
-                            names + ["live", "hold"], ["g"])
-        indicators = ca.Function("indicators", [t, u, p, d], [g_rows], names, ["g"])
-        if not self.is_dae:
-            jac = ca.jacobian(f_scaled, u)
-            f = ca.Function("rhs", [t, u, p, d], [f_scaled], names, ["f"])
-            f_jac = ca.Function("rhs_jac", [t, u, p, d], [jac], names, ["j"])
-            sparsity = jac.sparsity()
-        else:
-            up, cj, r = ca.SX.sym("up", n), ca.SX.sym("cj"), ca.SX.sym("r", self.n_z)
-            alg = ode[1]
-            res = ca.vertcat(up[:self.n_x] - f_scaled, alg / r)
-            # each Jacobian once: d(res)/du + cj d(res)/du' = [cj [I 0] - f_u; g_u / r]
-            j_f, j_g = ca.jacobian(f_scaled, u), ca.jacobian(alg, u)
-            eye = ca.horzcat(ca.SX.eye(self.n_x), ca.SX(self.n_x, self.n_z))
-            jac = ca.vertcat(cj * eye - j_f, j_g / ca.repmat(r, 1, n))
-            dae_names = ["t", "u", "up", "p", "d", "r", "cj"]
-            f = ca.Function("res", [t, u, up, p, d, r], [res], dae_names[:6], ["res"])
-            f_jac = ca.Function("res_jac", [t, u, up, p, d, r, cj], [jac], dae_names, ["j"])
-            self._alg_jac = ca.Function("alg_jac", [t, u, p, d], [j_g])
-            self._xdot = ca.Function("xdot", [t, u, p, d], [f_scaled])
-            # z' from d/dt g(t, x, z) = 0: g_z z' = -(g_t + g_x x'), for a consistent start
-            g_x, g_z = j_g[:, :self.n_x], j_g[:, self.n_x:]
-            self._alg_rates = ca.Function(
-                "alg_rates", [t, u, p, d],
-                [ca.densify(g_z), ca.jacobian(alg, t) + ca.mtimes(g_x, f_scaled),
-                 ca.densify(g_x)])
-            sparsity = jac.sparsity()
-        self._jac = Buffered(f_jac)
-        # what the solver calls at every step can become machine code; its Jacobian, called
-        # now and then, stays in the virtual machine (see native.compiled)
-        self._compilable = ([f, roots, indicators], (0, 1, None), self._install)
-        self._install([f, roots, indicators])
-        return sparsity
+    @property
+    def quotient_jacobian(self) -> bool:
+        """Whether the solver takes SUNDIALS' difference-quotient Jacobian instead of the exact
+        one: CVODE's Adams on a dense Jacobian. A non-stiff run evaluates few Jacobians (one
+        in tens of steps, n right-hand sides each), and the exact one's symbolic build is most
+        of a large model's set-up (0.3 s of the 20-link chain's 0.5 s, its evaluations in the
+        virtual machine 0.2 s more); BDF and IDA, which evaluate it often on stiff problems,
+        and sparse problems (no sparse quotients in SUNDIALS) take the exact one."""
+        s = self.settings
+        return (not self.is_dae and not self.sparse and s is not None
+                and s.method.upper() == "ADAMS")
 
-    def _install(self, functions: list[ca.Function]) -> None:
-        """The right-hand side (or residual), root functions and indicators the solver
-        evaluates, in the virtual machine or as machine code, taking over the values the
-        present ones hold (parameters, nominal values, live rows)."""
-        f, roots, indicators = functions
-        old = getattr(self, "_f", None), getattr(self, "_g", None), getattr(self, "_g_raw", None)
-        self._f, self._g, self._g_raw = Buffered(f), Buffered(roots), Buffered(indicators)
-        self._g.arg["live"][:] = 1.0
-        for before, now in zip(old, (self._f, self._g, self._g_raw)):
-            _carry(before, now)
-
-    def _build_eliminated(self, cs, g_rows) -> None:
-        """CVODE's functions for a system whose algebraic equations are linear in z,
-        ``g = A(t, x, p) z + b(t, x, p)``: ``z = -A^-1 b`` is a numeric linear solve (LU) inside
-        the CasADi function (MX), so CVODE integrates the states only and no Python runs
-        between the solver and the solve. The Jacobian is exact, from the partial derivatives
-        (below)."""
-        zero = ca.DM.zeros(self.n_z)
-        a_sx = algebraic_jacobian(cs)
-        b_sx = ca.substitute(cs.alg, cs.z, zero)
-        linear = ca.Function("linear_loop", [cs.t, cs.x, cs.p], [a_sx, b_sx])
-        ode = ca.Function("ode", [cs.t, cs.x, cs.z, cs.p], [cs.ode, g_rows])
-        # the Jacobian from the partial derivatives (SX) and the same solve, not by
-        # differentiating through the MX graph (ten times cheaper to evaluate and to build):
-        # g(x, z(x)) = 0 gives dz/dx = -A^-1 dg/dx, so df/dx = f_x + f_z dz/dx
-        self._partials = ca.Function("ode_partials", [cs.t, cs.x, cs.z, cs.p],
-                                     [ca.densify(ca.jacobian(cs.ode, cs.x)),
-                                      ca.densify(ca.jacobian(cs.ode, cs.z)),
-                                      ca.densify(ca.jacobian(cs.alg, cs.x))])
-        # what every right-hand side evaluates can become machine code (the loop's LU: below,
-        # or the driver's)
-        self._compilable = ([linear, ode], (0, 2), self._install_loop)
-        self._install_loop([linear, ode])
-
-    def _install_loop(self, functions: list[ca.Function]) -> None:
-        """The solver's functions of a linear loop around ``linear`` (A, b) and ``ode``, in the
-        virtual machine or as machine code (see :meth:`_install`)."""
-        linear, ode = functions
-        n_x = self.n_x
-        old = {k: getattr(self, k, None) for k in ("_g", "_g_raw", "_f", "_jac")}
-        n_g = ode.numel_out(1)
-        t, p = ca.MX.sym("t"), ca.MX.sym("p", linear.numel_in(2))
-        u, d = ca.MX.sym("u", n_x), ca.MX.sym("d", n_x + self.n_z)
-        x = d[:n_x] * u
-        a, b = linear(t, x, p)
-        z = ca.solve(a, -b, LINEAR_SOLVER)
-        xdot, g = ode(t, x, z, p)
-        f_scaled = xdot / d[:n_x]
-        names = ["t", "u", "p", "d"]
-        live, hold = ca.MX.sym("live", n_g), ca.MX.sym("hold", n_g)
-        self._g = Buffered(ca.Function("roots", [t, u, p, d, live, hold], [live * g + hold],
-                                       names + ["live", "hold"], ["g"]))
-        self._g.arg["live"][:] = 1.0
-        self._g_raw = Buffered(ca.Function("indicators", [t, u, p, d], [g], names, ["g"]))
-        self._f = Buffered(ca.Function("rhs", [t, u, p, d], [f_scaled], names, ["f"]))
-        f_x, f_z, g_x = self._partials(t, x, z, p)
-        jac_x = f_x - ca.mtimes(f_z, ca.solve(a, g_x, LINEAR_SOLVER))
-        d_x = d[:n_x]
-        jac_u = jac_x * ca.mtimes(1 / d_x, d_x.T)  # in the scaled unknowns u = x / d_x
-        self._jac = Buffered(ca.Function("rhs_jac", [t, u, p, d], [jac_u], names, ["j"]))
-        for k, buffered in old.items():
-            _carry(buffered, getattr(self, k))
-        # z at the output points, from the unscaled states
-        xs = ca.MX.sym("x", n_x)
-        a, b = linear(t, xs, p)
-        self._z_of = ca.Function("z_of", [t, xs, p], [ca.solve(a, -b, LINEAR_SOLVER)])
-        self._z_columns = None
-
-    def native_functions(self) -> list[ca.Function]:
-        """The SX functions that become machine code (:mod:`.native`), their outputs made
-        dense (as the compiled driver writes them); built once."""
-        if not hasattr(self, "_dense"):
-            self._dense = [ca.Function(f.name(), f.sx_in(),
-                                       [ca.densify(o) for o in f.call(f.sx_in())],
-                                       f.name_in(), f.name_out())
-                           for f in self._compilable[0]]
-        return self._dense
-
-    def use_native(self, libraries: list) -> None:
-        """Evaluate :meth:`native_functions` from their compiled ``libraries`` (in order) from
-        now on; the next solver call starts a new solver (the compiled driver where it is
-        available), so a run may switch here between two of its solver calls."""
-        _, slots, install = self._compilable
-        dense = self.native_functions()
-        self._native = [(slot, path, f.name()) for f, path, slot in zip(dense, libraries, slots)
-                        if slot is not None]
-        install([ca.external(f.name(), str(path)) for f, path in zip(dense, libraries)])
-        self.jit = True
-        self.tier = None
-        self._solver = None
-        self._solver_settings = None
-        self._roots = None
+    def last_point(self) -> tuple[float, np.ndarray]:
+        """(t, u): the latest point of the solver's that Python sees: the compiled driver's
+        last poll or the end of its last call, else scikit-sundae's last right-hand side."""
+        if self.driver == "native" and self._solver is not None:
+            return float(self._solver.poll_t), self._solver.poll_u.copy()
+        return float(self._f.arg["t"][0]), self._f.arg["u"].copy()
 
     def _solver_unknowns(self, y: np.ndarray) -> np.ndarray:
         """The solver's scaled unknowns for y = [x; z]."""
@@ -439,11 +303,13 @@ class Problem:
         self.calls = 0
         self.root_calls = 0
         self._equilibrated = False
+        if self._jac_buffer is not None:  # no Jacobian of an earlier run for the method test
+            self._jac_buffer.out[0][:] = 0.0
 
     def _set_nominal(self, nominal: np.ndarray) -> None:
         self.nominal = np.asarray(nominal, float).copy()
         self._unit_nominal = bool(np.all(self.nominal == 1.0))  # no scaling to undo
-        for b in (self._f, self._jac, self._g, self._g_raw):
+        for b in self._buffers():
             b.arg["d"][:] = self.nominal
 
     def _grow_nominal(self, y: np.ndarray) -> None:
@@ -471,7 +337,7 @@ class Problem:
           below its rounding error, and IDA's Newton test could never be met);
         * equilibrates the algebraic rows (each divided by its largest Jacobian entry)."""
         p = np.asarray(p, float)
-        for b in (self._f, self._jac, self._g, self._g_raw):
+        for b in self._buffers():
             b.arg["p"][:] = p
         self._p = p.copy()
         if self.is_dae and not self._equilibrated:
@@ -584,8 +450,9 @@ class Problem:
             opts.update(algebraic_idx=list(range(self.n_x, n)))
             return sun.ida.IDA(self._residual_function(), jacfn=self._jacobian_function(),
                                **opts)
-        return sun.cvode.CVODE(self._residual_function(), jacfn=self._jacobian_function(),
-                               method=s.method, **opts)
+        return sun.cvode.CVODE(self._residual_function(),
+                               jacfn=None if self.quotient_jacobian else
+                               self._jacobian_function(), method=s.method, **opts)
 
     # -- callbacks (hot: closures over local names, no attribute look-ups and no Python method
     # between SUNDIALS and CasADi's buffer evaluation per call) -------------------------------

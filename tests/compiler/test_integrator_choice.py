@@ -24,7 +24,7 @@ import sympy as sp
 import acausal.run.native as native
 from acausal import Component, Eq, InputError, Parameter, Variable, compile, connect, der, time
 from acausal.components.translational import Fixed, Force, Mass, SpringDamper
-from acausal.run import integrator_choice
+from acausal.run import integrator_choice, sundials
 from acausal.run.integrator_choice import MethodChoice, spectral_radius
 from acausal.run.sundials import PROGRESS_EVERY, Settings
 
@@ -159,12 +159,48 @@ def test_the_native_driver_switches_too(stiff, c_compiler, tmp_path, monkeypatch
         plain["mass.s"]).max()
 
 
+@pytest.mark.parametrize("jit", [False, True], ids=["scikit-sundae", "native"])
+def test_adams_takes_difference_quotients_and_builds_no_exact_jacobian(jit, request, tmp_path,
+                                                                        monkeypatch):
+    """CVODE's Adams on a dense Jacobian takes SUNDIALS' difference quotients (with either
+    driver): the exact Jacobian is never built. BDF builds and evaluates it."""
+    if jit:
+        request.getfixturevalue("c_compiler")
+        monkeypatch.setenv(native.CACHE_ENV, str(tmp_path / "native-cache"))
+    cs = compile(StiffMount())
+    adams = cs.simulate(0.05, rtol=RTOL, atol=1e-2 * RTOL, jit=jit,
+                        integrator_options={"method": "Adams"})
+    prob = sundials.problem_for(cs, [], jit)
+    assert adams.stats["driver"] == ("native" if jit else "scikit-sundae")
+    assert prob.quotient_jacobian and prob._jac_buffer is None
+    bdf = cs.simulate(0.05, rtol=RTOL, atol=1e-2 * RTOL, jit=jit,
+                      integrator_options={"method": "BDF"})
+    assert not prob.quotient_jacobian and prob._jac_buffer is not None
+    assert prob._jac_buffer.out[0].any()
+    size = np.abs(bdf["mass.s"]).max()  # 4e-6 m: the absolute tolerance rules
+    assert np.abs(adams["mass.s"] - bdf["mass.s"]).max() <= 20 * (RTOL * size + 1e-2 * RTOL)
+
+
+def test_the_estimated_jacobian_has_the_models_eigenvalues(stiff):
+    """Where the solver's Jacobian is SUNDIALS' own, the test estimates it at the solver's
+    latest point by difference quotients: the mount's eigenvalues, the roots of
+    s^2 + 1e4 s + 1e6 (about -101 and -9 899 1/s; in the solver's scaled unknowns, which leave
+    eigenvalues as they are)."""
+    run(stiff, "Adams", t_end=0.01)
+    prob = sundials.problem_for(stiff, [], False)
+    t, u = prob.last_point()
+    assert 0 < t <= 0.01 and np.all(np.isfinite(u))
+    jacobian = integrator_choice.estimated_jacobian(prob)
+    eigenvalues = np.sort(np.linalg.eigvals(jacobian).real)
+    assert eigenvalues == pytest.approx(np.sort(np.roots([1.0, 1e4, 1e6]).real), rel=1e-5)
+
+
 # -- the test on a stand-in problem ------------------------------------------------------------
 def stand_in(jacobian: np.ndarray):
     """What MethodChoice reads of a solver problem: its Jacobian buffer and counters."""
     rows, cols = np.nonzero(np.ones_like(jacobian))
     return SimpleNamespace(is_dae=False, eliminated=False, n_x=jacobian.shape[0], n_z=0,
-                           _jac=SimpleNamespace(out=[jacobian[rows, cols].copy()]),
+                           _jac_buffer=SimpleNamespace(out=[jacobian[rows, cols].copy()]),
                            _rows_nz=rows, _cols_nz=cols, calls=0, interrupted=False,
                            settings=None)
 
@@ -186,6 +222,9 @@ def test_checks_switch_both_ways_at_the_scheduled_right_hand_sides():
     assert choice.switches == [(0.9, "BDF", pytest.approx(rho / PROGRESS_EVERY))]
     choice.prepare(prob)
     assert prob.settings.method == "BDF"
+    # the switch forgot the Adams run's Jacobian; BDF's solver evaluates its own
+    assert not prob._jac_buffer.out[0].any()
+    prob._jac_buffer.out[0][:] = np.array([-rho, 0.0, 0.0, -1.0])
     # the next check after 1024 right-hand sides in all; a tiny step (1e-9 s per right-hand
     # side: sigma = 1e-5) at the end of a call switches back without a stop
     prob.calls = 2 * PROGRESS_EVERY
@@ -215,5 +254,8 @@ def test_spectral_radius_dense_and_sparse():
         exact = 2 - 2 * math.cos(n * math.pi / (n + 1))
         matrix = band.toarray() if n <= integrator_choice.DENSE_EIGENVALUES else band.tocsr()
         assert spectral_radius(matrix) == pytest.approx(exact, rel=1e-2)
+        # the products alone (what a run without an exact Jacobian gives the test)
+        products = sps.linalg.LinearOperator((n, n), matvec=lambda v, b=band: b @ v)
+        assert spectral_radius(products) == pytest.approx(exact, rel=1e-2)
     rotation = np.array([[0.0, -3.0], [3.0, 0.0]])  # +-3i: the magnitude, not the real part
     assert spectral_radius(rotation) == pytest.approx(3.0)
