@@ -31,6 +31,17 @@ the run goes on with BDF. With BDF, ``sigma <= NON_STIFF`` means the step resolv
 mode with a wide margin, so Adams' stability costs nothing there: back to Adams. The gap
 between the two bounds keeps a run from switching back and forth.
 
+Where the Jacobian is sparse (60 unknowns or more) and the compiled driver runs, "auto" lets
+Adams correct by fixed-point iteration (LSODA's functional iteration in its non-stiff mode): no
+Jacobian is built or evaluated, which on a large model is most of a run with Newton's (the
+100-link chain's exact 200 x 200 Jacobian: 53-63 s of a run against 6 s without it). The
+iteration converges only while ``h |lambda|`` stays below about 1, so on a stiff model it holds
+the step there: ``sigma >= STIFF_FIXED_POINT`` (0.25; the Jacobian then estimated by difference
+quotients) takes BDF, and where the iteration fails to converge in more than
+``FIXED_POINT_FAILURES`` of the steps of a window (at every poll and call end) without the
+test seeing stiffness, the run goes on with Newton's iteration, whose Jacobian the test then
+reads. A user's ``"Adams"`` keeps Newton's iteration (no check watches it).
+
 The checks are made at the ``PROGRESS_EVERY``-th right-hand sides, where both drivers call
 Python anyway (progress display, Ctrl-C), and at the end of each solver call (events, time
 events, output windows): at the first check after ``FIRST_CHECK`` right-hand sides of the run
@@ -52,6 +63,16 @@ from .sundials import PROGRESS_EVERY, Settings
 
 #: Adams gives way to BDF when ``sigma`` (see the module docstring) reaches this ...
 STIFF = 2.0
+#: Adams with fixed-point iteration goes over to Newton's iteration where more than this
+#: fraction of its steps failed to converge over a window of at least ``FIXED_POINT_WINDOW``
+#: steps: the iteration converges only while ``h |lambda|`` stays below about 1, so on a stiff
+#: problem it fails and cuts the step again and again
+FIXED_POINT_FAILURES = 0.05
+FIXED_POINT_WINDOW = 20
+#: ... and Adams with fixed-point iteration gives way to BDF at this ``sigma``: the iteration
+#: holds the step at ``h |lambda|`` of about 1 (one to two right-hand sides a step), where an
+#: accurate non-stiff run stays far below (the 30- and 100-link chains: 0.04 and 0.059)
+STIFF_FIXED_POINT = 0.25
 #: ... and BDF to Adams when ``sigma`` is at most this.
 NON_STIFF = 0.1
 #: Right-hand sides of a run before its first check; the next after twice as many, and so on.
@@ -179,8 +200,16 @@ class MethodChoice:
         self.auto = settings.method == "auto"
         #: the method CVODE uses now
         self.method = "Adams" if self.auto else settings.method
-        #: the run's settings with the method CVODE uses now (what :meth:`prepare` hands out)
-        self.settings = dataclasses.replace(settings, method=self.method)
+        #: the run's settings with the method CVODE uses now (what :meth:`prepare` hands out);
+        #: "auto" lets Adams correct by fixed-point iteration where it applies (sparse, the
+        #: compiled driver: Problem.fixed_point) until that iteration fails
+        self.settings = dataclasses.replace(settings, method=self.method,
+                                            fixed_point=self.auto)
+        #: where the fixed-point iteration gave way to Newton's: (t, failures, steps) of the
+        #: window that decided; None while it has not
+        self.newton_from: tuple[float, int, int] | None = None
+        self.fixed_point_ran = False  # some call corrected by fixed-point iteration
+        self._fixed_point_ref = (0, 0)  # CVODE's (steps, failures) at the last look
         #: (time, new method, sigma) of each switch; the time is where the new method starts
         self.switches: list[tuple[float, str, float]] = []
         #: sigma at each check (the largest tells how far a non-stiff run was from a switch)
@@ -208,7 +237,10 @@ class MethodChoice:
 
         def poll(t: float) -> None:
             self.rhs += every
-            if not self.pending and self._measure(t) and self._check(prob, t):
+            self.fixed_point_ran |= prob.fixed_point
+            # the method test first: where it takes BDF, the corrector's failures do not matter
+            if not self.pending and ((self._measure(t) and self._check(prob, t))
+                                     or self._fixed_point_fails(prob, t)):
                 self.pending = True
                 prob.interrupted = True  # the solver stops at its next step (NaN)
             if report is not None:
@@ -223,14 +255,23 @@ class MethodChoice:
         if not self.auto or prob.is_dae:
             return False
         self.rhs = max(self.rhs, sum(entry[1].calls for entry in problems.values()))
+        self.fixed_point_ran |= prob.fixed_point
         if self.pending:
             self.pending = False
             prob.interrupted = False  # set by us; a Ctrl-C is the run loop's own flag
-            _, method, sigma = self.switches[-1]
-            self.switches[-1] = (t, method, sigma)  # the new method starts where the old stopped
-            self._ref, self.step = (t, self.rhs), None
+            self._fixed_point_ref = (0, 0)  # the next call counts afresh
+            if self.newton_from is not None and self.newton_from[0] is None:
+                self.newton_from = (t, *self.newton_from[1:])  # Newton's starts here
+            else:
+                _, method, sigma = self.switches[-1]
+                self.switches[-1] = (t, method, sigma)  # the new method starts where it stopped
+                self._ref, self.step = (t, self.rhs), None
             return status < 0
-        if self._measure(t) and status >= 0:  # (after a failure the run ends, or re-selects)
+        fails = status >= 0 and self._fixed_point_fails(prob, t)
+        self._fixed_point_ref = (0, 0)  # the next call counts afresh
+        if fails:
+            self.newton_from = (t, *self.newton_from[1:])
+        elif self._measure(t) and status >= 0:  # (after a failure the run ends, or re-selects)
             self._check(prob, t)  # a switch here costs nothing: the next call starts anew
         return False
 
@@ -244,6 +285,25 @@ class MethodChoice:
         return "; ".join(parts)
 
     # -- the test ----------------------------------------------------------------------------
+    def _fixed_point_fails(self, prob, t: float) -> bool:
+        """Whether the fixed-point iteration of ``prob``'s present call failed to converge in
+        more than ``FIXED_POINT_FAILURES`` of its steps since the last look (at least
+        ``FIXED_POINT_WINDOW`` steps): then the run goes on with Newton's iteration (the same
+        method; its Jacobian then serves the test above). True when it changed."""
+        if self.newton_from is not None or not prob.fixed_point:
+            return False
+        steps, _, failures = prob._solver.statistics()
+        ref_steps, ref_failures = self._fixed_point_ref
+        window, failed = steps - ref_steps, failures - ref_failures
+        if window < FIXED_POINT_WINDOW:
+            return False
+        self._fixed_point_ref = (steps, failures)
+        if failed <= FIXED_POINT_FAILURES * window:
+            return False
+        self.newton_from = (None, failed, window)  # the time: where the solver stops
+        self.settings = dataclasses.replace(self.settings, fixed_point=False)
+        return True
+
     def _measure(self, t: float) -> bool:
         """Update the step measured per right-hand side; True when a check is due."""
         t_ref, rhs_ref = self._ref
@@ -265,7 +325,8 @@ class MethodChoice:
         if not np.isfinite(sigma):
             return False
         self.sigmas.append(sigma)
-        if self.method == "Adams" and sigma >= STIFF:
+        stiff = STIFF_FIXED_POINT if prob.fixed_point else STIFF
+        if self.method == "Adams" and sigma >= stiff:
             new = "BDF"
         elif self.method == "BDF" and sigma <= NON_STIFF:
             new = "Adams"
@@ -279,6 +340,17 @@ class MethodChoice:
         return True
 
     def _cvode_text(self) -> str:
+        text = self._method_text()
+        if not self.fixed_point_ran:
+            return text
+        note = "corrector: fixed-point iteration"
+        if self.newton_from is not None and self.newton_from[0] is not None:
+            t, failed, window = self.newton_from
+            note += (f", Newton's from t = {t:.6g} ({failed} of {window} steps failed to "
+                     "converge)")
+        return f"{text[:-1]}; {note})"
+
+    def _method_text(self) -> str:
         if not self.auto:
             return f"{self.method} (integrator_options)"
         start = "Adams"  # where "auto" starts, as LSODA

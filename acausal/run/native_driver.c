@@ -45,6 +45,7 @@ typedef struct _SUNContext *SUNContext;
 typedef struct _generic_N_Vector *N_Vector;
 typedef struct _generic_SUNMatrix *SUNMatrix;
 typedef struct _generic_SUNLinearSolver *SUNLinearSolver;
+typedef struct _generic_SUNNonlinearSolver *SUNNonlinearSolver;
 typedef void (*SUNErrHandlerFn)(int line, const char *func, const char *file, const char *msg,
                                 SUNErrCode err_code, void *err_user_data, SUNContext sunctx);
 typedef int (*CVRhsFn)(sunrealtype t, N_Vector y, N_Vector ydot, void *user_data);
@@ -92,6 +93,12 @@ int CVodeSStolerances(void *cvode_mem, sunrealtype reltol, sunrealtype abstol);
 int CVodeSetUserData(void *cvode_mem, void *user_data);
 int CVodeSetLinearSolver(void *cvode_mem, SUNLinearSolver LS, SUNMatrix A);
 int CVodeSetJacFn(void *cvode_mem, CVLsJacFn jac);
+SUNNonlinearSolver SUNNonlinSol_FixedPoint(N_Vector y, int m, SUNContext sunctx);
+SUNErrCode SUNNonlinSolFree(SUNNonlinearSolver NLS);
+int CVodeSetNonlinearSolver(void *cvode_mem, SUNNonlinearSolver NLS);
+int CVodeGetNumSteps(void *cvode_mem, long int *nsteps);
+int CVodeGetNumNonlinSolvIters(void *cvode_mem, long int *nniters);
+int CVodeGetNumNonlinSolvConvFails(void *cvode_mem, long int *nnfails);
 int CVodeRootInit(void *cvode_mem, int nrtfn, CVRootFn g);
 int CVodeSetMaxStep(void *cvode_mem, sunrealtype hmax);
 int CVodeSetMaxOrd(void *cvode_mem, int maxord);
@@ -193,6 +200,7 @@ typedef struct {
   N_Vector y, yp, atol, id;
   SUNMatrix A;
   SUNLinearSolver LS;
+  SUNNonlinearSolver NLS; /* CVODE's fixed-point iteration; NULL: Newton's */
   int initialised;
   /* work */
   double t, t_first, t_target; /* the time of an evaluation; the call's start and output */
@@ -451,8 +459,10 @@ void acausal_driver_callbacks(Driver *D, jacobian_callback jacobian, double *jac
 /* The solver with its settings (once; new settings make a new driver). atol: one value, or
  * (atol_vector != NULL) one per unknown; id (IDA): 1 differential, 0 algebraic;
  * quotients (CVODE, dense): SUNDIALS' own difference-quotient Jacobian (n right-hand sides
- * here, no Python) instead of the exact one from Python. */
-int acausal_driver_setup(Driver *D, int bdf, int quotients, double rtol, double atol,
+ * here, no Python) instead of the exact one from Python; fixed_point (CVODE's Adams): the
+ * corrector's fixed-point iteration instead of Newton's, no Jacobian and no linear solve. */
+int acausal_driver_setup(Driver *D, int bdf, int quotients, int fixed_point, double rtol,
+                         double atol,
                          const double *atol_vector, const double *id, double max_step,
                          int max_order, long max_num_steps, const char *log_file,
                          long *counters, int *roots_out, char *message, int message_size) {
@@ -474,7 +484,12 @@ int acausal_driver_setup(Driver *D, int bdf, int quotients, double rtol, double 
     if (!D->yp) return -101;
     memset(N_VGetArrayPointer(D->yp), 0, sizeof(double) * D->n);
   }
-  if (D->sparse) {
+  /* fixed-point iteration solves no linear systems: no matrix and no linear solver (an
+   * unattached SuperLU_MT solver cannot even be freed: it is initialised when attached) */
+  int linear = !(D->kind != KIND_DAE && fixed_point && !bdf);
+  if (!linear) {
+    /* nothing */
+  } else if (D->sparse) {
 #ifdef ACAUSAL_SUPERLUMT
     D->A = SUNSparseMatrix(D->n, D->n, D->jac_nnz > 0 ? D->jac_nnz : 1, CSC_MAT, D->ctx);
     D->LS = D->A ? SUNLinSol_SuperLUMT(D->y, D->A, 1, D->ctx) : NULL;
@@ -485,7 +500,7 @@ int acausal_driver_setup(Driver *D, int bdf, int quotients, double rtol, double 
     D->A = SUNDenseMatrix(D->n, D->n, D->ctx);
     D->LS = D->A ? SUNLinSol_Dense(D->y, D->A, D->ctx) : NULL;
   }
-  if (!D->A || !D->LS) return -103;
+  if (linear && (!D->A || !D->LS)) return -103;
   if (D->kind == KIND_DAE) {
     D->mem = IDACreate(D->ctx);
     if (!D->mem) return -104;
@@ -517,8 +532,14 @@ int acausal_driver_setup(Driver *D, int bdf, int quotients, double rtol, double 
     if ((flag = CVodeSetUserData(D->mem, D))) return flag;
     if ((flag = CVodeInit(D->mem, cv_rhs, 0.0, D->y))) return flag;
     if ((flag = CVodeSStolerances(D->mem, rtol, atol))) return flag;
-    if ((flag = CVodeSetLinearSolver(D->mem, D->LS, D->A))) return flag;
-    if (!(quotients && !D->sparse) && (flag = CVodeSetJacFn(D->mem, cv_jac))) return flag;
+    if (!linear) {
+      D->NLS = SUNNonlinSol_FixedPoint(D->y, 0, D->ctx);
+      if (!D->NLS) return -103;
+      if ((flag = CVodeSetNonlinearSolver(D->mem, D->NLS))) return flag;
+    } else {
+      if ((flag = CVodeSetLinearSolver(D->mem, D->LS, D->A))) return flag;
+      if (!(quotients && !D->sparse) && (flag = CVodeSetJacFn(D->mem, cv_jac))) return flag;
+    }
     if (D->n_rows + D->watch && (flag = CVodeRootInit(D->mem, D->n_rows + D->watch, cv_roots)))
       return flag;
     if (max_step > 0 && (flag = CVodeSetMaxStep(D->mem, max_step))) return flag;
@@ -573,6 +594,16 @@ int acausal_driver_solve(Driver *D, int n_t, const double *tspan, const double *
   return flag;
 }
 
+/* CVODE's counts since the present call began (CVodeReInit resets them): steps, nonlinear
+ * iterations, nonlinear convergence failures; zeros for IDA. */
+void acausal_driver_statistics(Driver *D, long *out) {
+  out[0] = out[1] = out[2] = 0;
+  if (!D->mem || D->kind == KIND_DAE) return;
+  CVodeGetNumSteps(D->mem, &out[0]);
+  CVodeGetNumNonlinSolvIters(D->mem, &out[1]);
+  CVodeGetNumNonlinSolvConvFails(D->mem, &out[2]);
+}
+
 void acausal_driver_free(Driver *D) {
   if (!D) return;
   if (D->mem) {
@@ -582,6 +613,7 @@ void acausal_driver_free(Driver *D) {
       CVodeFree(&D->mem);
   }
   if (D->LS) SUNLinSolFree(D->LS);
+  if (D->NLS) SUNNonlinSolFree(D->NLS);
   if (D->A) SUNMatDestroy(D->A);
   N_Vector vs[4] = {D->y, D->yp, D->atol, D->id};
   for (int i = 0; i < 4; i++)

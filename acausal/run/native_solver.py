@@ -9,7 +9,8 @@ objects in :class:`~.sundials.Problem`: a small C driver (``native_driver.c``, c
 machine into the cache folder of :mod:`.native` and linked against the SUNDIALS libraries that
 scikit-sundae ships) owns the solver and calls the compiled functions directly. Python is
 called back only for the exact Jacobian (CasADi's virtual machine, tens to hundreds of times a
-run; none where Adams takes SUNDIALS' difference quotients, as with scikit-sundae),
+run; none where Adams takes SUNDIALS' difference quotients, as with scikit-sundae, or corrects
+by fixed-point iteration, which only this driver offers: see :mod:`.integrator_choice`),
 for the run loop's watch root function (dynamic state selection) and every
 :data:`~.sundials.PROGRESS_EVERY` right-hand sides: the progress display, and Python code
 running now and then so that the run loop's Ctrl-C handler (Python runs signal handlers only
@@ -189,8 +190,10 @@ def _load(library: Path | None = None) -> tuple[ctypes.CDLL, str, bool]:
     lib.acausal_driver_callbacks.argtypes = [p, _JACOBIAN, p, p, p, p, p, i, _WATCH, p, _POLL,
                                              ll, p]
     lib.acausal_driver_setup.restype = i
-    lib.acausal_driver_setup.argtypes = [p, i, i, d, d, p, p, d, i, ll, ctypes.c_char_p, p, p,
-                                         p, i]
+    lib.acausal_driver_setup.argtypes = [p, i, i, i, d, d, p, p, d, i, ll, ctypes.c_char_p, p,
+                                         p, p, i]
+    lib.acausal_driver_statistics.restype = None
+    lib.acausal_driver_statistics.argtypes = [p, p]
     lib.acausal_driver_solve.restype = i
     lib.acausal_driver_solve.argtypes = [p, i, p, p, p, p, p]
     lib.acausal_driver_free.restype = None
@@ -265,9 +268,10 @@ class NativeSolver:
                                            *(_address(data.get(k)) for k in
                                              ("p", "d", "r", "live", "hold"))):
                 raise MemoryError("the compiled solver driver could not bind " + name)
-        # SUNDIALS' difference quotients: the exact Jacobian is not built
-        quotients = problem.quotient_jacobian
-        jac = None if quotients else problem._jac
+        # SUNDIALS' difference quotients or fixed-point iteration: the exact Jacobian is not
+        # built
+        quotients, fixed_point = problem.quotient_jacobian, problem.fixed_point_asked
+        jac = None if quotients or fixed_point else problem._jac
         sp = problem.jacobian_sparsity
         self._colind = np.asarray(sp.colind(), np.int64)
         self._row = np.asarray(sp.row(), np.int64)
@@ -302,7 +306,7 @@ class NativeSolver:
         self._t_out = self._y_out = np.zeros(0)
         flag = lib.acausal_driver_setup(
             self._handle, int(settings.method.upper() != "ADAMS"), int(quotients),
-            settings.rtol, settings.atol,
+            int(fixed_point), settings.rtol, settings.atol,
             _address(atol_vector), _address(id_vector),
             float(settings.max_step) if settings.max_step is not None else 0.0,
             int(settings.max_order) if settings.max_order is not None else 0,
@@ -311,6 +315,14 @@ class NativeSolver:
         if flag:
             raise RuntimeError(f"the compiled solver driver's set-up failed (flag {flag})")
         self._error: BaseException | None = None
+
+    def statistics(self) -> tuple[int, int, int]:
+        """CVODE's steps, nonlinear iterations and nonlinear convergence failures since the
+        present (or last) call began; zeros for IDA."""
+        out = np.zeros(3, self._counters.dtype)
+        self._lib.acausal_driver_statistics(self._handle, out.ctypes.data)
+        steps, iterations, failures = out.tolist()
+        return steps, iterations, failures
 
     # -- callbacks from C (exceptions must not cross the C stack: kept and raised after) -----
     def _jacobian(self, t: float, cj: float) -> int:

@@ -118,6 +118,10 @@ class Settings:
     #: the functions the solver calls as machine code (:mod:`.native`): True (compiled before
     #: the run), False (CasADi's virtual machine) or "auto" (tiered: :mod:`.tiering`)
     jit: bool | str = "auto"
+    #: CVODE's Adams may correct by fixed-point iteration where the exact Jacobian would be
+    #: sparse and the compiled driver runs (:attr:`Problem.fixed_point`); set by the run's
+    #: method choice for "auto", which goes over to Newton's iteration where it fails
+    fixed_point: bool = False
     verbose: bool = False  # pass SUNDIALS' own messages on to stderr (else kept for errors)
     #: what an event sequence that accumulates like Zeno behaviour does: "raise", "warn", "off"
     zeno: str = "raise"
@@ -268,6 +272,24 @@ class Problem(SolverFunctions):
         and sparse problems (no sparse quotients in SUNDIALS) take the exact one."""
         s = self.settings
         return (not self.is_dae and not self.sparse and s is not None
+                and s.method.upper() == "ADAMS")
+
+    @property
+    def fixed_point(self) -> bool:
+        """Whether the solver corrects by fixed-point iteration: CVODE's Adams in the compiled
+        driver where the settings allow it and the Jacobian is sparse (60 unknowns or more),
+        whose exact Jacobian is the costliest part of a large model's run (the 100-link chain's
+        200 x 200 Jacobian of a 217 000-instruction right-hand side) and which SUNDIALS'
+        difference quotients do not serve. Dense problems take the quotients, and scikit-sundae
+        has Newton's iteration only."""
+        return self.driver == "native" and self._solver is not None and self.fixed_point_asked
+
+    @property
+    def fixed_point_asked(self) -> bool:
+        """Whether the settings ask for fixed-point iteration where it applies (CVODE's Adams
+        on a sparse Jacobian; the compiled driver decides with this)."""
+        s = self.settings
+        return (not self.is_dae and self.sparse and s is not None and s.fixed_point
                 and s.method.upper() == "ADAMS")
 
     def last_point(self) -> tuple[float, np.ndarray]:

@@ -82,8 +82,8 @@ def pendulum():
 
 
 def run(cs, method: str, rtol: float = RTOL, t_end: float = 20.0, **options):
-    return cs.simulate(t_end, rtol=rtol, atol=1e-2 * rtol, jit=False,
-                       integrator_options={"method": method}, **options)
+    options = {"atol": 1e-2 * rtol, "jit": False} | options
+    return cs.simulate(t_end, rtol=rtol, integrator_options={"method": method}, **options)
 
 
 def test_a_stiff_model_goes_over_to_bdf(stiff):
@@ -159,6 +159,102 @@ def test_the_native_driver_switches_too(stiff, c_compiler, tmp_path, monkeypatch
         plain["mass.s"]).max()
 
 
+class Pendulums(Component):
+    """``n`` pendulums side by side (2n states): a Jacobian of 2 x 2 blocks, sparse for the
+    solvers from 30 pendulums on, and no mode faster than the pendulums' own."""
+
+    def __init__(self, n: int = 30, **kw):
+        super().__init__(**kw)
+        for i in range(n):
+            setattr(self, f"p{i}", Pendulum(phi=Variable(start=0.5 + 0.05 * i, fixed=True,
+                                                         unit="rad")))
+
+
+class StiffMounts(Component):
+    """``n`` stiff mounts side by side (2n states, sparse from 30 on)."""
+
+    def __init__(self, n: int = 30, **kw):
+        super().__init__(**kw)
+        for i in range(n):
+            setattr(self, f"m{i}", StiffMount(omega=1.0 + 0.01 * i))
+
+
+def test_a_large_non_stiff_model_corrects_by_fixed_point_iteration(c_compiler, tmp_path,
+                                                                    monkeypatch):
+    """Adams on a sparse Jacobian in the compiled driver corrects by fixed-point iteration
+    (no Jacobian built or evaluated) and is as accurate as Adams with Newton's iteration."""
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path / "native-cache"))
+    cs = compile(Pendulums())
+    options = dict(rtol=1e-8, atol=1e-10, t_end=5.0)
+    auto = run(cs, "auto", jit=True, **options)
+    prob = sundials.problem_for(cs, [], True)
+    assert prob.sparse and auto.stats["driver"] == "native"
+    method = auto.stats["method"]
+    assert method.startswith("Adams (auto: non-stiff") and method.endswith(
+        "; corrector: fixed-point iteration)")
+    assert prob._jac_buffer is None  # never built
+    ref = run(cs, "BDF", rtol=1e-11, t_end=5.0)
+    newton = run(cs, "Adams", **options)  # the user's Adams: Newton's iteration
+    for i in (0, 29):
+        name = f"p{i}.phi"
+        size = np.abs(ref[name]).max()
+        err_fp = np.abs(auto[name] - ref[name]).max()
+        err_newton = np.abs(newton[name] - ref[name]).max()
+        assert err_fp <= 3 * err_newton + 10 * 1e-8 * size, name
+
+
+def test_fixed_point_iteration_gives_way_to_bdf_on_a_stiff_model(c_compiler, tmp_path,
+                                                                 monkeypatch):
+    """On a stiff model the fixed-point iteration holds the step at h |lambda| of about 1: the
+    method test finds sigma above STIFF_FIXED_POINT at its first check and the run goes on with
+    BDF, as accurate as BDF's own run."""
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path / "native-cache"))
+    cs = compile(StiffMounts())
+    auto = run(cs, "auto", jit=True)
+    method = auto.stats["method"]
+    assert method.startswith("Adams, BDF from t = ") and method.endswith(
+        "; corrector: fixed-point iteration)")
+    sigma = float(method.split("|eigenvalue| = ")[1].split(";")[0])
+    assert integrator_choice.STIFF_FIXED_POINT <= sigma < integrator_choice.STIFF
+    assert auto.stats["rhs_evaluations"] < 2 * integrator_choice.FIRST_CHECK + run(
+        cs, "BDF", jit=True).stats["rhs_evaluations"]
+    ref = run(cs, "BDF", rtol=1e-11)
+    for name in ("m0.mass.s", "m29.mass.v"):
+        # within 20 local tolerances of the reference, as any run of this file; the values
+        # (1e-4) are near the absolute tolerance (1e-8), which counts here
+        size = np.abs(ref[name]).max()
+        assert np.abs(auto[name] - ref[name]).max() <= 20 * (RTOL * size + 1e-2 * RTOL), name
+
+
+def test_a_failing_fixed_point_iteration_gives_way_to_newtons():
+    """Where more than FIXED_POINT_FAILURES of the steps in a window failed to converge, the run
+    goes on with Newton's iteration (the same method): the solver stops as for a switch."""
+    choice = MethodChoice(Settings(1e-6, 1e-8, None), t_start=0.0)
+    assert choice.settings.fixed_point
+    prob = stand_in(np.eye(2))
+    counts = {"now": (100, 150, 2)}  # steps, iterations, convergence failures
+    prob.fixed_point = True
+    prob._solver = SimpleNamespace(statistics=lambda: counts["now"])
+    choice.prepare(prob)
+    poll = choice.monitor(prob, None)
+    poll(0.1)  # 2 of 100 steps: goes on
+    assert not choice.pending and choice.settings.fixed_point
+    counts["now"] = (110, 170, 4)  # a window of 10 steps is too short to judge
+    poll(0.2)
+    assert not choice.pending
+    counts["now"] = (130, 200, 9)  # 7 of 30 steps failed
+    poll(0.3)
+    assert choice.pending and prob.interrupted and not choice.settings.fixed_point
+    assert choice.method == "Adams" and choice.switches == []
+    assert choice.after_call(prob, 0.29, -4, {0: (None, prob)}) is True
+    assert choice.newton_from == (0.29, 7, 30) and not prob.interrupted
+    choice.prepare(prob)
+    assert not prob.settings.fixed_point and prob.settings.method == "Adams"
+    assert choice.describe([prob]).endswith(
+        "corrector: fixed-point iteration, Newton's from t = 0.29 (7 of 30 steps failed to "
+        "converge))")
+
+
 @pytest.mark.parametrize("jit", [False, True], ids=["scikit-sundae", "native"])
 def test_adams_takes_difference_quotients_and_builds_no_exact_jacobian(jit, request, tmp_path,
                                                                         monkeypatch):
@@ -200,6 +296,7 @@ def stand_in(jacobian: np.ndarray):
     """What MethodChoice reads of a solver problem: its Jacobian buffer and counters."""
     rows, cols = np.nonzero(np.ones_like(jacobian))
     return SimpleNamespace(is_dae=False, eliminated=False, n_x=jacobian.shape[0], n_z=0,
+                           fixed_point=False,
                            _jac_buffer=SimpleNamespace(out=[jacobian[rows, cols].copy()]),
                            _rows_nz=rows, _cols_nz=cols, calls=0, interrupted=False,
                            settings=None)
