@@ -12,7 +12,10 @@ best of 5 batches through a buffer), against CasADi's virtual machine.
 ``--runs``: ``simulate(5, rtol=1e-8, atol=1e-8)`` with no other option, each in a new process
 (the compiled model built there, not timed): the virtual machine only (``jit=False``); the
 default with an empty cache (the run starts at once, the background builder compiles); the
-default again once the builder is done (from the cache); ``jit=True`` from the cache.
+default again once the builder is done (from the cache); ``jit=True`` from the cache; the
+default on a model new to a machine that has run others (only the compiled driver in the cache:
+a large model's first run is then driven from C with the virtual machine's functions,
+docs/compiler.md "Jacobians").
 
 ``--profile``: cProfile of such a run from the cache, in this process.
 
@@ -29,6 +32,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,10 +48,10 @@ from acausal.compiler.realize import torn_linear_loops
 from acausal.components.multibody.chains import SpatialChain
 with contextlib.nullcontext() if {eliminate} else torn_linear_loops():
     cs = compile(SpatialChain(n={n}))
-tic = time.perf_counter()
+tic, cpu = time.perf_counter(), time.process_time()
 sol = cs.simulate(5.0, rtol=1e-8, atol=1e-8, progress=False{jit})
-wall = time.perf_counter() - tic
-print(json.dumps({{"s": wall, "native_code": sol.stats["native_code"],
+wall, cpu = time.perf_counter() - tic, time.process_time() - cpu
+print(json.dumps({{"s": wall, "cpu_s": cpu, "native_code": sol.stats["native_code"],
                   "switch": sol.stats["native_switch"], "driver": sol.stats["driver"],
                   "rhs": sol.stats["rhs_evaluations"]}}))
 """
@@ -158,6 +162,13 @@ def measure_runs(n: int, eliminate: bool, repeat: int) -> list[dict]:
             rec["builder left after the run s"] = wait_for_builder(folder)
             rec["auto from cache"] = fresh_run(n, eliminate, "", folder)
             rec["jit=True from cache"] = fresh_run(n, eliminate, ", jit=True", folder)
+            # a model new to a machine that has run others: only the driver in the cache
+            drivers = Path(tmp) / "driver only"
+            drivers.mkdir()
+            for library in folder.glob("acausal_driver_*"):
+                shutil.copy2(library, drivers / library.name)
+            rec["auto new model, driver cached"] = fresh_run(n, eliminate, "", drivers)
+            rec["builder left after that run s"] = wait_for_builder(drivers)
             out.append(rec)
             print(json.dumps(rec), flush=True)
     return out

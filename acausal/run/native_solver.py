@@ -44,6 +44,7 @@ from ..base.c_compiler import (
     shared_library_suffix,
 )
 from . import native
+from .buffers import Buffered
 
 KIND_ODE, KIND_DAE, KIND_LOOP = 0, 1, 2
 #: SUNDIALS libraries the driver links with (scikit-sundae's copies) ...
@@ -57,6 +58,12 @@ OPTIONAL = ("sundials_sunlinsolsuperlumt",)
 #: -O2 on the spatial chain's loops of 38 to 198 unknowns, measured during development)
 DRIVER_FLAGS = ("-O3",)
 _JACOBIAN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_double, ctypes.c_double)
+# CasADi's calling convention of a generated function, for a function of the virtual machine
+# that the driver calls back (see VirtualMachineFunction)
+_EVAL = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_void_p),
+                         ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p, ctypes.c_void_p,
+                         ctypes.c_int)
+_WORK = ctypes.CFUNCTYPE(ctypes.c_int, *(4 * [ctypes.POINTER(ctypes.c_longlong)]))
 _WATCH = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)
 _POLL = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_double)
 
@@ -205,9 +212,20 @@ def for_problem(problem) -> NativeSolver | None:
     """The compiled driver for ``problem`` (a :class:`~.sundials.Problem`), or None where it
     is not available: no compiled functions, SUNDIALS' libraries not found (:func:`driver`),
     or a sparse problem without the sparse solver. ``jit=True`` builds the driver where it is
-    missing; ``jit="auto"`` loads it from the cache only (its background builder makes it)."""
-    if problem._native is None:
-        return None
+    missing; ``jit="auto"`` loads it from the cache only (its background builder makes it).
+
+    Without compiled functions, ``jit="auto"`` still drives a run that corrects by fixed-point
+    iteration (:attr:`~.sundials.Problem.fixed_point_asked`: a large sparse problem) from the
+    driver where it is in the cache, calling the virtual machine's functions back
+    (:class:`VirtualMachineFunction`): scikit-sundae has Newton's iteration only, whose exact
+    Jacobian is most of such a run."""
+    functions = problem._native
+    if functions is None:
+        if problem.mode != "auto" or not problem.fixed_point_asked:
+            return None
+        functions = [(slot, VirtualMachineFunction(f), f.name())
+                     for f, slot in zip(problem.native_functions(), problem._compilable[1])
+                     if slot is not None]
     lib = driver()[0] if problem.mode is True else cached_driver()
     if lib is None or (problem.sparse and not has_sparse_solver()):
         return None
@@ -215,8 +233,55 @@ def for_problem(problem) -> NativeSolver | None:
     f, g = problem._f, problem._g
     data = {"p": f.arg["p"], "d": f.arg["d"], "r": f.arg.get("r"), "live": g.arg["live"],
             "hold": g.arg["hold"]}
-    return NativeSolver(problem, kind, problem._native, data, problem.settings,
+    return NativeSolver(problem, kind, functions, data, problem.settings,
                         len(problem.rows), problem.sparse, problem.n_x)
+
+
+class VirtualMachineFunction:
+    """A CasADi function of the virtual machine behind a C function pointer with the calling
+    convention of CasADi's generated code (``eval(arg, res, iw, w, mem)`` and its ``work``),
+    so that the driver calls it where it would call the compiled one: each call copies the
+    inputs in (dense vectors, as the driver's), evaluates through a buffer and copies the
+    outputs out (a few microseconds around an evaluation that costs hundreds on the large
+    models that use it). An exception is kept (:attr:`error`) and the call returns 1: the
+    solver stops with its right-hand-side failure and the exception is raised after."""
+
+    def __init__(self, function) -> None:
+        self.buffer = Buffered(function)
+        self.error: BaseException | None = None
+        inputs = list(self.buffer.arg.values())
+        sizes_in = [a.nbytes for a in inputs]
+        outputs = self.buffer.out
+        sizes_out = [o.nbytes for o in outputs]
+        n_in, n_out = len(inputs), len(outputs)
+        call = self.buffer.raw
+        memmove = ctypes.memmove
+        where_in = [a.ctypes.data for a in inputs]
+        where_out = [o.ctypes.data for o in outputs]
+
+        def evaluate(arg, res, iw, w, mem) -> int:
+            try:
+                for i in range(n_in):
+                    if arg[i]:
+                        memmove(where_in[i], arg[i], sizes_in[i])
+                call()
+                for i in range(n_out):
+                    if res[i]:
+                        memmove(res[i], where_out[i], sizes_out[i])
+                return 0
+            except BaseException as exc:  # noqa: BLE001 - raised after the solver call
+                self.error = exc
+                return 1
+
+        def work(n_arg, n_res, n_iw, n_w) -> int:
+            n_arg[0], n_res[0], n_iw[0], n_w[0] = n_in, n_out, 0, 0
+            return 0
+
+        self._callbacks = (_EVAL(evaluate), _WORK(work))  # kept: the driver holds them
+
+    def pointers(self) -> tuple[int, int]:
+        """The addresses of ``eval`` and ``work`` for the driver."""
+        return tuple(ctypes.cast(c, ctypes.c_void_p).value for c in self._callbacks)
 
 
 def _address(array: np.ndarray | None) -> int | None:
@@ -259,11 +324,17 @@ class NativeSolver:
             raise MemoryError("the compiled solver driver could not allocate its memory")
         self._keep = [data]  # the driver holds pointers into these
         self._libraries = []
+        #: functions of the virtual machine the driver calls back (none with machine code)
+        self._virtual = [path for _, path, _ in functions
+                         if isinstance(path, VirtualMachineFunction)]
         for slot, path, name in functions:
-            f = ctypes.CDLL(str(path))
-            self._libraries.append(f)
-            eval_, work = (ctypes.cast(getattr(f, s), ctypes.c_void_p).value
-                           for s in (name, name + "_work"))
+            if isinstance(path, VirtualMachineFunction):
+                eval_, work = path.pointers()
+            else:
+                f = ctypes.CDLL(str(path))
+                self._libraries.append(f)
+                eval_, work = (ctypes.cast(getattr(f, s), ctypes.c_void_p).value
+                               for s in (name, name + "_work"))
             if lib.acausal_driver_function(self._handle, slot, eval_, work,
                                            *(_address(data.get(k)) for k in
                                              ("p", "d", "r", "live", "hold"))):
@@ -378,6 +449,9 @@ class NativeSolver:
         self.poll_t = float(self._t_out[k - 1])  # the driver copied the last point's unknowns
         self.problem.calls += calls
         self.problem.root_calls += root_calls
+        for function in self._virtual:  # what a function of the virtual machine raised
+            if function.error is not None and self._error is None:
+                self._error, function.error = function.error, None
         if self._error is not None:
             # what a Python callback raised, raised as scikit-sundae raises it: after the
             # solver returned

@@ -24,7 +24,8 @@ import sympy as sp
 import acausal.run.native as native
 from acausal import Component, Eq, InputError, Parameter, Variable, compile, connect, der, time
 from acausal.components.translational import Fixed, Force, Mass, SpringDamper
-from acausal.run import integrator_choice, sundials
+from acausal.run import integrator_choice, native_solver, sundials
+from acausal.run.buffers import Buffered
 from acausal.run.integrator_choice import MethodChoice, spectral_radius
 from acausal.run.sundials import PROGRESS_EVERY, Settings
 
@@ -201,6 +202,44 @@ def test_a_large_non_stiff_model_corrects_by_fixed_point_iteration(c_compiler, t
         err_fp = np.abs(auto[name] - ref[name]).max()
         err_newton = np.abs(newton[name] - ref[name]).max()
         assert err_fp <= 3 * err_newton + 10 * 1e-8 * size, name
+
+
+def test_a_large_model_in_the_virtual_machine_is_driven_from_c(c_compiler, tmp_path,
+                                                               monkeypatch):
+    """Before its machine code exists (jit="auto", the model's libraries not in the cache) a
+    run that corrects by fixed-point iteration is driven by the compiled driver where that is
+    in the cache, calling the virtual machine's functions back: the same steps and results as
+    with the model's machine code."""
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path / "native-cache"))
+    native_solver.prepare_driver()  # the driver only, not the model's functions
+    options = dict(rtol=1e-8, atol=1e-10, t_end=5.0)
+    vm = run(compile(Pendulums()), "auto", jit="auto", **options)
+    assert vm.stats["driver"] == "native" and vm.stats["native_code"] == "none"
+    assert vm.stats["method"].endswith("; corrector: fixed-point iteration)")
+    compiled = run(compile(Pendulums()), "auto", jit=True, **options)
+    assert compiled.stats["native_code"] == "compiled"
+    assert vm.stats["rhs_evaluations"] == compiled.stats["rhs_evaluations"]
+    np.testing.assert_allclose(vm["p29.phi"], compiled["p29.phi"], rtol=0, atol=1e-12)
+
+
+def test_an_exception_in_a_virtual_machine_function_is_raised(c_compiler, tmp_path,
+                                                              monkeypatch):
+    """What a function of the virtual machine raises inside the driver's call is raised after
+    the solver returns (it cannot cross the C stack)."""
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path / "native-cache"))
+    native_solver.prepare_driver()
+
+    class Failing(Buffered):
+        def __init__(self, function):
+            super().__init__(function)
+            if function.name() == "rhs":
+                def fail():
+                    raise ZeroDivisionError("raised in the right-hand side")
+                self.raw = fail
+
+    monkeypatch.setattr(native_solver, "Buffered", Failing)
+    with pytest.raises(ZeroDivisionError, match="raised in the right-hand side"):
+        run(compile(Pendulums()), "auto", jit="auto", t_end=1.0)
 
 
 def test_fixed_point_iteration_gives_way_to_bdf_on_a_stiff_model(c_compiler, tmp_path,
