@@ -66,6 +66,13 @@ OPTIMISE_UP_TO = 30_000
 #: machine, 309 us at -O1 after 30 s; at 101 000 instructions -O0 still ran 2.9 times faster
 #: than the virtual machine).
 UNOPTIMISED_UP_TO = 150_000
+#: Functions compiled with ``-O0`` up to :data:`UNOPTIMISED_UP_TO` instructions whatever their
+#: size (by name): IDA's Jacobian (``res_jac``), evaluated every few steps (a tenth as often as
+#: the residual), whose build at -O1 would hold up a first run's switch to machine code
+#: (``jit="auto"``) by more than it saves. EngineV6's, 11 000 instructions: 0.45 s of gcc at
+#: -O0 for 6.6-6.9 us a call, 1.6-1.8 s at -O1 for 2.8-4.9 us, 44 us in the virtual machine
+#: (``python benchmarks/engine_v6.py --jacobian``, a busy machine).
+QUICK_TO_BUILD = frozenset({"res_jac"})
 #: The layout of the generated code, part of every library's key: changed whenever
 #: :mod:`.native_build` writes other code for the same function.
 GENERATOR = "split-1"
@@ -106,7 +113,8 @@ def plan(functions: Sequence[ca.Function], cc: str,
          folder: Path | None = None) -> list[Planned]:
     """Each of ``functions``' library in the cache: named by the SHA-256 of the serialised
     function, the compiler, the flags and chunks (``-O1`` in pieces up to
-    :data:`OPTIMISE_UP_TO` and above :data:`UNOPTIMISED_UP_TO` instructions, ``-O0`` between),
+    :data:`OPTIMISE_UP_TO` and above :data:`UNOPTIMISED_UP_TO` instructions, ``-O0`` between,
+    and for :data:`QUICK_TO_BUILD` up to :data:`UNOPTIMISED_UP_TO`),
     :data:`GENERATOR`, the CasADi version and the platform. Serialising is a few times cheaper
     than writing the C code, which only a build needs (benchmarks/native_tiering.py)."""
     folder = cache_folder() if folder is None else folder
@@ -114,7 +122,8 @@ def plan(functions: Sequence[ca.Function], cc: str,
     for f in functions:
         serialized = f.serialize()
         size = f.n_instructions()
-        optimise = size <= OPTIMISE_UP_TO or size > UNOPTIMISED_UP_TO
+        optimise = (size <= OPTIMISE_UP_TO and f.name() not in QUICK_TO_BUILD) \
+            or size > UNOPTIMISED_UP_TO
         flags, chunk = (("-O1",), native_build.CHUNK) if optimise else (("-O0",), 0)
         key = hashlib.sha256("\n".join(
             [serialized, cc, " ".join(flags), str(chunk), GENERATOR, ca.__version__,
@@ -130,11 +139,11 @@ def compiled(functions: Sequence[ca.Function]) -> list[ca.Function]:
     the same names, inputs and outputs (see :func:`libraries`).
 
     Meant for what the solver evaluates at every step (right-hand side, residual, root
-    functions). A Jacobian, evaluated tens to hundreds of times a run, can be larger than all
-    of them together (the 20-link chain's partial derivatives: 117 000 instructions): compiled,
-    it saved less in that chain's run than its cache key (then its C code, 0.2 s) and loading
-    the library cost each new process, so it stays in CasADi's virtual machine (see
-    docs/compiler.md, "Native code").
+    functions; IDA's Jacobian too, evaluated every few steps). CVODE's Jacobian, evaluated tens
+    to hundreds of times a run, can be larger than all of them together (the 20-link chain's
+    partial derivatives: 117 000 instructions): compiled, it saved less in that chain's run
+    than its cache key (then its C code, 0.2 s) and loading the library cost each new process,
+    so it stays in CasADi's virtual machine (see docs/compiler.md, "Native code").
 
     Raises :class:`~acausal.base.c_compiler.CompilerNotFoundError` without a C compiler and
     :class:`~acausal.base.c_compiler.CCompilerError` when the compiler fails."""
