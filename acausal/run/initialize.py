@@ -26,11 +26,15 @@ import casadi as ca
 import numpy as np
 
 from ..base.errors import AcausalError, InitializationError, SimulationError
+from .buffers import Buffered
 from .initial_system import build_initial_system
 from .sundials import algebraic_jacobian
 
 NEWTON_TOL = 1e-10
 NEWTON_MAX_ITER = 60
+#: Newton's linear solves are dense (equilibrated least squares) up to this many unknowns,
+#: sparse above.
+DENSE_NEWTON = 1500
 
 
 @dataclass
@@ -201,8 +205,15 @@ def solve_algebraic(cs, p, t0, x0, z_guess) -> np.ndarray:
 
     def build():
         res = ca.Function("alg_res", [cs.z, cs.t, cs.p, cs.x], [cs.alg])
-        jac = ca.Function("alg_jac", [cs.z, cs.t, cs.p, cs.x], [algebraic_jacobian(cs)])
-        return res, jac
+        if cs.z.numel() > DENSE_NEWTON:
+            return res, ca.Function("alg_jac", [cs.z, cs.t, cs.p, cs.x],
+                                    [algebraic_jacobian(cs)])
+        # evaluated into buffers: a call with numpy arrays converts through DM, several times
+        # the evaluation itself for a dense Jacobian (EngineV6's 48 x 48: 0.2 ms a call,
+        # measured during development)
+        jac = ca.Function("alg_jac", [cs.z, cs.t, cs.p, cs.x],
+                          [ca.densify(algebraic_jacobian(cs))])
+        return Buffered(res), Buffered(jac)
 
     fs = cs.cached("algebraic_newton", build)
     z0, _ = newton(fs[0], z_guess, t0, p, list(cs.algebraic_equations), extra=(x0,),
@@ -210,10 +221,12 @@ def solve_algebraic(cs, p, t0, x0, z_guess) -> np.ndarray:
     return z0
 
 
-def newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: list[str],
-            extra: tuple = (), jac: ca.Function | None = None):
+def newton(f: ca.Function | Buffered, w0: np.ndarray, t0: float, p: np.ndarray,
+           labels: list[str], extra: tuple = (), jac: ca.Function | Buffered | None = None):
     """Damped Newton on f(w, t0, p, *extra) = 0; raises InitializationError naming the worst
-    residuals. ``jac`` (same inputs) is built from f when not given."""
+    residuals. ``jac`` (same inputs) is built from f when not given. For repeated solves
+    ``f`` and ``jac`` may be :class:`~.buffers.Buffered` (``jac``'s output dense, at most
+    :data:`DENSE_NEWTON` unknowns): the same numbers without conversions per call."""
     n = w0.size
     if n == 0:
         return w0, 0.0
@@ -224,8 +237,18 @@ def newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: lis
                           [ca.jacobian(f(w_sym, *ins), w_sym)])
     w = w0.astype(float).copy()
 
-    def residual(wv):
-        return np.array(f(wv, t0, p, *extra).full()).ravel()
+    if isinstance(f, Buffered):
+        def residual(wv):
+            return f.evaluate(wv, t0, p, *extra)[0]
+    else:
+        def residual(wv):
+            return np.array(f(wv, t0, p, *extra).full()).ravel()
+
+    def jacobian(wv):  # dense up to DENSE_NEWTON unknowns, else CasADi's sparse DM
+        if isinstance(jac, Buffered):
+            return jac.evaluate(wv, t0, p, *extra)[0].reshape(n, n, order="F")
+        jm = jac(wv, t0, p, *extra)
+        return np.array(jm.full()) if n <= DENSE_NEWTON else jm
 
     r = residual(w)
     norm = np.linalg.norm(r, np.inf) if r.size else 0.0
@@ -235,12 +258,12 @@ def newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: lis
             break
         if norm < NEWTON_TOL * (1 + np.linalg.norm(w, np.inf)):
             return w, norm
-        jm = jac(w, t0, p, *extra)
+        jm = jacobian(w)
         try:
-            if n <= 1500:
+            if n <= DENSE_NEWTON:
                 # equilibrated: columns by the unknowns' sizes, rows by their largest entry, so
                 # that forces of 1e4 N next to angles of 0.06 rad do not ruin the solve
-                jd = np.array(jm.full())
+                jd = jm
                 cols = np.where(np.abs(w) >= 1e-3, np.abs(w), 1.0)
                 rows = np.abs(jd * cols).max(axis=1)
                 rows = np.where(np.isfinite(rows) & (rows > 0), rows, 1.0)

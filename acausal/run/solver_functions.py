@@ -12,6 +12,7 @@ drives the solver with them (``run/sundials.py``).
 from __future__ import annotations
 
 import casadi as ca
+import numpy as np
 
 from . import native
 from .buffers import Buffered
@@ -92,6 +93,7 @@ class SolverFunctions:
             self._alg_jac = ca.Function("alg_jac", [t, u, p, d], [j_g])
             self._jac_build = lambda: f_jac  # (installed below where it is compiled)
             self._xdot = ca.Function("xdot", [t, u, p, d], [f_scaled])
+            self._rate_buffers: dict[str, Buffered] = {}  # see _buffered
             # z' from d/dt g(t, x, z) = 0: g_z z' = -(g_t + g_x x'), for a consistent start
             g_x, g_z = j_g[:, :self.n_x], j_g[:, self.n_x:]
             self._alg_rates = ca.Function(
@@ -110,6 +112,29 @@ class SolverFunctions:
         self._compilable = (functions, (0, 1, None, 3)[:len(functions)], self._install)
         self._install(functions)
         return sparsity
+
+    def _state_rates(self, t: float, u: np.ndarray, p: np.ndarray) -> np.ndarray:
+        """x' in the scaled unknowns at (t, u) (a DAE's problem)."""
+        f = self._buffered("xdot", self._xdot)
+        return f.evaluate(t, u, p, self.nominal)[0]
+
+    def _algebraic_rates(self, t: float, u: np.ndarray, p: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(g_z, g_t + g_x x', g_x) at (t, u) as dense arrays (a DAE's problem)."""
+        f = self._buffered("alg_rates", self._alg_rates)
+        g_z, rhs, g_x = f.evaluate(t, u, p, self.nominal)
+        return (g_z.reshape(self.n_z, self.n_z, order="F"), rhs,
+                g_x.reshape(self.n_z, self.n_x, order="F"))  # CasADi: column by column
+
+    def _buffered(self, name: str, f: ca.Function) -> Buffered:
+        """``f`` with dense outputs, evaluated into buffers (built once): the run loop
+        evaluates it at every restart, where a call with numpy arrays would convert each
+        input and output through DM (several times the evaluation for a dense matrix)."""
+        buffers = self._rate_buffers
+        if name not in buffers:
+            dense = ca.Function(f.name(), f.sx_in(), [ca.densify(o) for o in f.call(f.sx_in())])
+            buffers[name] = Buffered(dense)
+        return buffers[name]
 
     @property
     def _jac(self) -> Buffered:
