@@ -35,7 +35,10 @@ compiles (residual, root functions, event indicators, IDA's Jacobian) alone: Cas
 machine against machine code built with ``-O0``, ``-O1`` in pieces of
 ``native_build.CHUNK`` statements and ``-O1`` in one piece (``acausal.run.native.plan``
 chooses among them), the compiler's CPU time and microseconds a call (best of 5 batches of
-2 000 calls at one random point).
+2 000 calls at one random point). ``--profile`` prints cProfile's view of one more ``cache``
+run (the functions with the most time of their own, then by cumulative time): where the
+solver's share (``native_solver.py:...(solve)``, the compiled driver) and the run loop's work
+at the events (``hybrid.py``) stand.
 
 Usage::
 
@@ -43,6 +46,7 @@ Usage::
     python benchmarks/engine_v6.py --repeat 5 --counts   # the numbers of benchmarks/README.md
     python benchmarks/engine_v6.py --modes cache --repeat 10 --json
     python benchmarks/engine_v6.py --functions             # its compiled functions alone
+    python benchmarks/engine_v6.py --profile               # cProfile of one cache-mode run
     python benchmarks/engine_v6.py --quick --modes vm --json   # smoke test (0.02 s of motion)
 
 Exit status 1 when a run fails. Timings depend on the machine and its load: set
@@ -130,7 +134,7 @@ def _wait_for_builders(folder: Path) -> None:
         time.sleep(0.2)
 
 
-def child(mode: str, t_end: float, counts: bool) -> dict[str, Any]:
+def child(mode: str, t_end: float, counts: bool, profile: bool = False) -> dict[str, Any]:
     import numpy as np
 
     from acausal import compile
@@ -146,9 +150,22 @@ def child(mode: str, t_end: float, counts: bool) -> dict[str, Any]:
         jit = True  # builds the counting driver (not in the cache) before the run: else the
         # same run as jit="auto" from the cache
     children0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    profiler = None
+    if profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
     c0, w0 = time.process_time(), time.perf_counter()
     sol = cs.simulate(t_end, t_eval=times, rtol=RTOL, atol=ATOL, jit=jit)
     cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+    if profiler is not None:
+        import pstats
+
+        profiler.disable()
+        stats = pstats.Stats(profiler, stream=sys.stderr)
+        stats.sort_stats("tottime").print_stats(15)
+        stats.sort_stats("cumulative").print_stats(30)
     rec: dict[str, Any] = {"mode": mode, "simulate_cpu_s": cpu, "simulate_wall_s": wall,
                            "compile_cpu_s": compile_cpu}
     for key in ("solver_calls", "rhs_evaluations", "root_evaluations", "events", "driver",
@@ -228,14 +245,19 @@ def function_levels() -> list[dict[str, Any]]:
 
 # -- the parent: interleaved runs ---------------------------------------------------------------
 
-def run_child(mode: str, cache: Path, t_end: float, counts: bool = False) -> dict[str, Any]:
+def run_child(mode: str, cache: Path, t_end: float, counts: bool = False,
+              profile: bool = False) -> dict[str, Any]:
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", ACAUSAL_CACHE_DIR=str(cache))
     argv = [sys.executable, __file__, "--child", mode, "--t-end", repr(t_end)]
     if counts:
         argv.append("--counts")
+    if profile:
+        argv.append("--profile")
     proc = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"{mode} run failed:\n{proc.stderr[-3000:]}")
+    if profile:
+        print(proc.stderr)
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -283,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="IDA's steps and Jacobians from one more run (counting driver)")
     parser.add_argument("--functions", action="store_true",
                         help="time the compiled functions alone: virtual machine, -O0, -O1")
+    parser.add_argument("--profile", action="store_true",
+                        help="cProfile of one cache-mode run (after the cache is filled)")
     parser.add_argument("--quick", action="store_true",
                         help="0.02 s of motion, one run per mode (smoke test)")
     parser.add_argument("--t-end", type=float, default=T_END, help=argparse.SUPPRESS)
@@ -291,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.t_end, args.repeat = 0.02, 1
     if args.child:
-        print(json.dumps(child(args.child, args.t_end, args.counts)))
+        print(json.dumps(child(args.child, args.t_end, args.counts, args.profile)))
         return 0
     if args.functions:
         records = function_levels()
@@ -311,9 +335,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="acausal-engine-v6-") as tmp:
             warm = Path(tmp) / "warm"
-            if "cache" in args.modes or args.counts:
+            if "cache" in args.modes or args.counts or args.profile:
                 print("filling the cache (jit=True, untimed) ...", file=sys.stderr, flush=True)
                 run_child("warm", warm, args.t_end)
+            if args.profile:
+                run_child("cache", warm, args.t_end, profile=True)
+                return 0
             for k in range(args.repeat):
                 for mode in args.modes:
                     print(f"run {k + 1}/{args.repeat}: {mode} ...", file=sys.stderr, flush=True)
