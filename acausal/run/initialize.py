@@ -26,11 +26,15 @@ import casadi as ca
 import numpy as np
 
 from ..base.errors import AcausalError, InitializationError, SimulationError
+from .buffers import Buffered
 from .initial_system import build_initial_system
 from .sundials import algebraic_jacobian
 
 NEWTON_TOL = 1e-10
 NEWTON_MAX_ITER = 60
+#: Newton's linear solves are dense (equilibrated least squares) up to this many unknowns,
+#: sparse above.
+DENSE_NEWTON = 1500
 
 
 @dataclass
@@ -59,7 +63,8 @@ def _guesses(cs, indices, propagated: dict[int, float] | None = None) -> np.ndar
     return np.array(vals, dtype=float)
 
 
-def propagate_guesses(cs, p: np.ndarray, t0: float, wanted: list[int]) -> dict[int, float]:
+def propagate_guesses(cs, p: np.ndarray, t0: float, wanted: list[int],
+                      evaluated: dict | None = None) -> dict[int, float]:
     """Guesses for iteration variables, carried through the equations.
 
     A start value given on one variable carries over to others: an equation in which all
@@ -72,6 +77,9 @@ def propagate_guesses(cs, p: np.ndarray, t0: float, wanted: list[int]) -> dict[i
     replace a library component's own default start (a body's angle 0) on the variables they
     reach, so guesses on a loop's joint angles reach the bodies' angles. Returns the
     propagated value of each ``wanted`` variable that one stronger than its own start reaches.
+    ``evaluated``: the values of the equations' solutions computed so far, by the values of
+    their symbols (see :func:`_spread`; shared between the rounds of
+    :func:`initialize_with_branches`, whose parameters differ in the branches only).
     """
     from ..language.symbolic import time
 
@@ -97,6 +105,7 @@ def propagate_guesses(cs, p: np.ndarray, t0: float, wanted: list[int]) -> dict[i
         for v in system.incidence[e]:
             eqs_of.setdefault(v, []).append(e)
     settled: dict[int, float] = {}  # values carried from stronger levels
+    evaluated = {} if evaluated is None else evaluated
     for level in levels or [0]:
         known = dict(settled)
         for v, (rank, g) in ranked.items():
@@ -104,7 +113,7 @@ def propagate_guesses(cs, p: np.ndarray, t0: float, wanted: list[int]) -> dict[i
                 known[v] = g
         values = dict(base_values)
         values.update({system.symbols[v]: g for v, g in known.items()})
-        _spread(system, known, values, eqs_of, cs.cached("guess_solutions", dict))
+        _spread(system, known, values, eqs_of, cs.cached("guess_solutions", dict), evaluated)
         for v, g in known.items():
             settled.setdefault(v, g)
     return {v: settled[v] for v in wanted_set if v in settled
@@ -112,13 +121,17 @@ def propagate_guesses(cs, p: np.ndarray, t0: float, wanted: list[int]) -> dict[i
 
 
 def _spread(system, known: dict[int, float], values: dict, eqs_of: dict,
-            solutions: dict) -> None:
+            solutions: dict, evaluated: dict) -> None:
     """Give values to the variables that equations with one unknown left determine linearly.
 
     ``solutions`` caches each equation's solution for a variable (sympy, structural) across
-    runs; the values are computed by the code generator's translator with numbers for
-    symbols (CasADi folds them: microseconds a node, where sympy's ``xreplace`` re-evaluated
-    every node it rebuilt)."""
+    runs, with the symbols it contains; the values are computed by the code generator's
+    translator with numbers for symbols (CasADi folds them: microseconds a node, where
+    sympy's ``xreplace`` re-evaluated every node it rebuilt). ``evaluated`` keeps each value
+    by the exact values of those symbols: every level of the propagation, and each round of
+    :func:`initialize_with_branches`, evaluates mostly the same solutions with the same numbers
+    again (EngineV6: 878 evaluations instead of 1 726, the larger part of its
+    initialisation)."""
     from ..compiler.codegen import Translator
     from ..compiler.structure.blt import linear_solution
 
@@ -135,14 +148,20 @@ def _spread(system, known: dict[int, float], values: dict, eqs_of: dict,
         key = (e, target)
         if key not in solutions:
             found = linear_solution(system.residuals[e], system.symbols[target])
-            solutions[key] = None if found is None else found[0]
-        solution = solutions[key]
-        if solution is None:
+            solutions[key] = None if found is None else (found[0], tuple(found[0].free_symbols))
+        if solutions[key] is None:
             continue
-        try:
-            value = float(numbers(solution))
-        except (AcausalError, RuntimeError, TypeError, ValueError):
-            continue  # a symbol without a value (a discrete variable), or not a number
+        solution, symbols = solutions[key]
+        # keyed by the inputs' exact values (float.hex tells -0.0 from 0.0)
+        inputs = (key, tuple(None if (v := values.get(x)) is None else float(v).hex()
+                             for x in symbols))
+        value = evaluated.get(inputs)
+        if value is None:
+            try:
+                value = float(numbers(solution))
+            except (AcausalError, RuntimeError, TypeError, ValueError):
+                value = np.nan  # a symbol without a value (a discrete variable), not a number
+            evaluated[inputs] = value
         if not np.isfinite(value):
             continue
         known[target] = value
@@ -153,14 +172,16 @@ def _spread(system, known: dict[int, float], values: dict, eqs_of: dict,
                 queue.append(e2)
 
 
-def initialize(cs, p: np.ndarray, t0: float) -> InitialValues:
+def initialize(cs, p: np.ndarray, t0: float, evaluated: dict | None = None) -> InitialValues:
     """Initial states and algebraic variables of ``cs`` for parameters ``p`` at time ``t0``:
     the system of :func:`acausal.run.initial_system.build_initial_system`, with the states'
     guesses (propagated through the equations) as the start values of the defaulted states.
     The parameters declared ``fixed=False`` are solved too and written into ``p`` (in
-    place: ``p`` is the vector the run goes on with)."""
+    place: ``p`` is the vector the run goes on with). ``evaluated``: see
+    :func:`propagate_guesses`."""
     n_x, n_z = cs.x.numel(), cs.z.numel()
-    propagated = propagate_guesses(cs, p, t0, list(cs.states) + list(cs.algebraics))
+    propagated = propagate_guesses(cs, p, t0, list(cs.states) + list(cs.algebraics),
+                                   evaluated)
     x_guess = _guesses(cs, cs.states, propagated)
     z_guess = _guesses(cs, cs.algebraics, propagated)
     system = build_initial_system(cs)
@@ -201,8 +222,15 @@ def solve_algebraic(cs, p, t0, x0, z_guess) -> np.ndarray:
 
     def build():
         res = ca.Function("alg_res", [cs.z, cs.t, cs.p, cs.x], [cs.alg])
-        jac = ca.Function("alg_jac", [cs.z, cs.t, cs.p, cs.x], [algebraic_jacobian(cs)])
-        return res, jac
+        if cs.z.numel() > DENSE_NEWTON:
+            return res, ca.Function("alg_jac", [cs.z, cs.t, cs.p, cs.x],
+                                    [algebraic_jacobian(cs)])
+        # evaluated into buffers: a call with numpy arrays converts through DM, several times
+        # the evaluation itself for a dense Jacobian (EngineV6's 48 x 48: 0.2 ms a call,
+        # measured during development)
+        jac = ca.Function("alg_jac", [cs.z, cs.t, cs.p, cs.x],
+                          [ca.densify(algebraic_jacobian(cs))])
+        return Buffered(res), Buffered(jac)
 
     fs = cs.cached("algebraic_newton", build)
     z0, _ = newton(fs[0], z_guess, t0, p, list(cs.algebraic_equations), extra=(x0,),
@@ -210,10 +238,12 @@ def solve_algebraic(cs, p, t0, x0, z_guess) -> np.ndarray:
     return z0
 
 
-def newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: list[str],
-            extra: tuple = (), jac: ca.Function | None = None):
+def newton(f: ca.Function | Buffered, w0: np.ndarray, t0: float, p: np.ndarray,
+           labels: list[str], extra: tuple = (), jac: ca.Function | Buffered | None = None):
     """Damped Newton on f(w, t0, p, *extra) = 0; raises InitializationError naming the worst
-    residuals. ``jac`` (same inputs) is built from f when not given."""
+    residuals. ``jac`` (same inputs) is built from f when not given. For repeated solves
+    ``f`` and ``jac`` may be :class:`~.buffers.Buffered` (``jac``'s output dense, at most
+    :data:`DENSE_NEWTON` unknowns): the same numbers without conversions per call."""
     n = w0.size
     if n == 0:
         return w0, 0.0
@@ -224,8 +254,18 @@ def newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: lis
                           [ca.jacobian(f(w_sym, *ins), w_sym)])
     w = w0.astype(float).copy()
 
-    def residual(wv):
-        return np.array(f(wv, t0, p, *extra).full()).ravel()
+    if isinstance(f, Buffered):
+        def residual(wv):
+            return f.evaluate(wv, t0, p, *extra)[0]
+    else:
+        def residual(wv):
+            return np.array(f(wv, t0, p, *extra).full()).ravel()
+
+    def jacobian(wv):  # dense up to DENSE_NEWTON unknowns, else CasADi's sparse DM
+        if isinstance(jac, Buffered):
+            return jac.evaluate(wv, t0, p, *extra)[0].reshape(n, n, order="F")
+        jm = jac(wv, t0, p, *extra)
+        return np.array(jm.full()) if n <= DENSE_NEWTON else jm
 
     r = residual(w)
     norm = np.linalg.norm(r, np.inf) if r.size else 0.0
@@ -235,12 +275,12 @@ def newton(f: ca.Function, w0: np.ndarray, t0: float, p: np.ndarray, labels: lis
             break
         if norm < NEWTON_TOL * (1 + np.linalg.norm(w, np.inf)):
             return w, norm
-        jm = jac(w, t0, p, *extra)
+        jm = jacobian(w)
         try:
-            if n <= 1500:
+            if n <= DENSE_NEWTON:
                 # equilibrated: columns by the unknowns' sizes, rows by their largest entry, so
                 # that forces of 1e4 N next to angles of 0.06 rad do not ruin the solve
-                jd = np.array(jm.full())
+                jd = jm
                 cols = np.where(np.abs(w) >= 1e-3, np.abs(w), 1.0)
                 rows = np.abs(jd * cols).max(axis=1)
                 rows = np.where(np.isfinite(rows) & (rows > 0), rows, 1.0)
@@ -304,7 +344,8 @@ def initialize_with_branches(cs, p: np.ndarray, t0: float) -> InitialValues:
     """
     branches = event_if_branches(cs)
     at_start = [k for k, ev in enumerate(cs.events) if ev.at_start]
-    init = initialize(cs, p, t0)
+    evaluated: dict = {}  # the guesses' propagation, shared by the rounds
+    init = initialize(cs, p, t0, evaluated)
     if not branches and not at_start:
         return init
     conditions = cs.function("event_conditions") if branches else None
@@ -327,7 +368,7 @@ def initialize_with_branches(cs, p: np.ndarray, t0: float) -> InitialValues:
             changed.update(moved.tolist())
         if not changed:
             return init
-        init = initialize(cs, p, t0)
+        init = initialize(cs, p, t0, evaluated)
     names = ", ".join(sorted(cs.flat.parameters[i].name for i in changed))
     raise SimulationError(
         f"The event_if branches and the When(initial(), ...) assignments at the start time do "

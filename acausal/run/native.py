@@ -53,19 +53,34 @@ from . import native_build
 #: Environment variable naming the folder where compiled libraries are kept.
 CACHE_ENV = "ACAUSAL_CACHE_DIR"
 #: CasADi instructions up to which a function is compiled with ``-O1`` (its body cut into
-#: pieces of :data:`.native_build.CHUNK` statements); larger ones get ``-O0`` in one piece,
-#: up to :data:`UNOPTIMISED_UP_TO`. gcc's time per statement at -O1, even in pieces, is about
-#: four times that at -O0 (the 20-link chain's loop, 21 000 statements: 2.7 s against 0.8 s
-#: of CPU) for code that runs two to four times faster (7.6 against 25 us a call): worth it
-#: where the compile stays within about 4 s (130 us of CPU an instruction at -O1 in pieces;
-#: benchmarks/native_tiering.py).
+#: pieces of :data:`.native_build.CHUNK` statements from :data:`SPLIT_FROM` on); larger ones
+#: get ``-O0`` in one piece, up to :data:`UNOPTIMISED_UP_TO`. gcc's time per statement at -O1,
+#: even in pieces, is about four times that at -O0 (the 20-link chain's loop, 21 000
+#: statements: 2.7 s against 0.8 s of CPU) for code that runs two to four times faster (7.6
+#: against 25 us a call): worth it where the compile stays within about 4 s (130 us of CPU an
+#: instruction at -O1 in pieces; benchmarks/native_tiering.py).
 OPTIMISE_UP_TO = 30_000
+#: Functions below this many instructions are compiled at -O1 in one piece: the pieces save gcc
+#: time where its superlinear cost sets in (the 20-link chain's loop, 21 000 statements: 2.7 s
+#: against 4.4 s in one piece), below that they cost speed for little or no compile time
+#: (``python benchmarks/engine_v6.py --functions``: EngineV6's residual, 4 000 statements,
+#: 1.3 us a call in pieces after 0.7 s of gcc, 0.8 us in one piece after 0.5 s; its Jacobian,
+#: 11 000, 9.2 us after 2.0 s, 5.0 us after 1.8 s; the 20-link chain's rates, 4 800: 0.83 us
+#: after 0.49 s, 0.68 us after 0.86 s, the table in docs/compiler.md).
+SPLIT_FROM = 12_000
 #: ... and above this many instructions -O1 in pieces again: -O0 code that large runs no
 #: faster than CasADi's virtual machine (the 100-link chain's right-hand side, 217 000
 #: instructions: 790-960 us a call at -O0 after 8 s of compiler, 860 us in the virtual
 #: machine, 309 us at -O1 after 30 s; at 101 000 instructions -O0 still ran 2.9 times faster
 #: than the virtual machine).
 UNOPTIMISED_UP_TO = 150_000
+#: Functions compiled with ``-O0`` up to :data:`UNOPTIMISED_UP_TO` instructions whatever their
+#: size (by name): IDA's Jacobian (``res_jac``), evaluated every few steps (a tenth as often as
+#: the residual), whose build at -O1 would hold up a first run's switch to machine code
+#: (``jit="auto"``) by more than it saves. EngineV6's, 11 000 instructions: 0.46 s of gcc at
+#: -O0 for 6.9 us a call, 1.8 s at -O1 for 5.0 us, 48 us in the virtual machine
+#: (``python benchmarks/engine_v6.py --functions``, a busy machine).
+QUICK_TO_BUILD = frozenset({"res_jac"})
 #: The layout of the generated code, part of every library's key: changed whenever
 #: :mod:`.native_build` writes other code for the same function.
 GENERATOR = "split-1"
@@ -105,8 +120,10 @@ class Planned:
 def plan(functions: Sequence[ca.Function], cc: str,
          folder: Path | None = None) -> list[Planned]:
     """Each of ``functions``' library in the cache: named by the SHA-256 of the serialised
-    function, the compiler, the flags and chunks (``-O1`` in pieces up to
-    :data:`OPTIMISE_UP_TO` and above :data:`UNOPTIMISED_UP_TO` instructions, ``-O0`` between),
+    function, the compiler, the flags and chunks (``-O1`` up to :data:`OPTIMISE_UP_TO`, in
+    pieces from :data:`SPLIT_FROM`, and in pieces above :data:`UNOPTIMISED_UP_TO`
+    instructions, ``-O0`` between,
+    and for :data:`QUICK_TO_BUILD` up to :data:`UNOPTIMISED_UP_TO`),
     :data:`GENERATOR`, the CasADi version and the platform. Serialising is a few times cheaper
     than writing the C code, which only a build needs (benchmarks/native_tiering.py)."""
     folder = cache_folder() if folder is None else folder
@@ -114,8 +131,10 @@ def plan(functions: Sequence[ca.Function], cc: str,
     for f in functions:
         serialized = f.serialize()
         size = f.n_instructions()
-        optimise = size <= OPTIMISE_UP_TO or size > UNOPTIMISED_UP_TO
-        flags, chunk = (("-O1",), native_build.CHUNK) if optimise else (("-O0",), 0)
+        optimise = (size <= OPTIMISE_UP_TO and f.name() not in QUICK_TO_BUILD) \
+            or size > UNOPTIMISED_UP_TO
+        flags, chunk = (("-O1",), native_build.CHUNK if size >= SPLIT_FROM else 0) \
+            if optimise else (("-O0",), 0)
         key = hashlib.sha256("\n".join(
             [serialized, cc, " ".join(flags), str(chunk), GENERATOR, ca.__version__,
              sys.platform]).encode()).hexdigest()
@@ -130,11 +149,11 @@ def compiled(functions: Sequence[ca.Function]) -> list[ca.Function]:
     the same names, inputs and outputs (see :func:`libraries`).
 
     Meant for what the solver evaluates at every step (right-hand side, residual, root
-    functions). A Jacobian, evaluated tens to hundreds of times a run, can be larger than all
-    of them together (the 20-link chain's partial derivatives: 117 000 instructions): compiled,
-    it saved less in that chain's run than its cache key (then its C code, 0.2 s) and loading
-    the library cost each new process, so it stays in CasADi's virtual machine (see
-    docs/compiler.md, "Native code").
+    functions; IDA's Jacobian too, evaluated every few steps). CVODE's Jacobian, evaluated tens
+    to hundreds of times a run, can be larger than all of them together (the 20-link chain's
+    partial derivatives: 117 000 instructions): compiled, it saved less in that chain's run
+    than its cache key (then its C code, 0.2 s) and loading the library cost each new process,
+    so it stays in CasADi's virtual machine (see docs/compiler.md, "Native code").
 
     Raises :class:`~acausal.base.c_compiler.CompilerNotFoundError` without a C compiler and
     :class:`~acausal.base.c_compiler.CCompilerError` when the compiler fails."""

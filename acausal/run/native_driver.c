@@ -5,9 +5,10 @@
  * functions CasADi's code generator wrote as C and the system compiler built
  * (acausal/run/native.py): the right-hand side (or residual) and the root functions are called
  * from here directly, so no Python runs per evaluation. Python is called back only where it is
- * rare or must decide: the exact Jacobian (evaluated in CasADi's virtual machine, tens to
+ * rare or must decide: CVODE's exact Jacobian (evaluated in CasADi's virtual machine, tens to
  * hundreds of times a run; CVODE's Adams on a dense Jacobian takes SUNDIALS' difference
- * quotients here instead, as scikit-sundae does without a Jacobian function), the run loop's
+ * quotients here instead, as scikit-sundae does without a Jacobian function; IDA's, evaluated
+ * every few steps, is compiled and called from here), the run loop's
  * watch root function (dynamic state selection, throttled on
  * its side) and a poll every `poll_every` right-hand sides (progress display and Ctrl-C).
  *
@@ -189,6 +190,8 @@ typedef struct {
   const double *jac_values;    /* its nonzeros, CasADi's compressed-column order */
   const casadi_int *jac_colind, *jac_row;
   int jac_nnz;
+  Fn jac_fn;  /* IDA's Jacobian compiled (slot 3): called here, into jac_values, not Python */
+  double cj;  /* its input cj */
   watch_callback watch_fn;
   double *watch_u;
   poll_callback poll;
@@ -386,6 +389,13 @@ static int ida_jac(double t, double cj, N_Vector y, N_Vector yp, N_Vector rr, SU
                    void *user, N_Vector t1, N_Vector t2, N_Vector t3) {
   (void)rr, (void)t1, (void)t2, (void)t3;
   Driver *D = (Driver *)user;
+  if (D->jac_fn.eval) { /* compiled: its nonzeros into the buffer Python's would fill */
+    D->t = t, D->cj = cj;
+    D->jac_fn.arg[1] = N_VGetArrayPointer(y), D->jac_fn.arg[2] = N_VGetArrayPointer(yp);
+    D->jac_fn.res[0] = (double *)D->jac_values;
+    if (fn_call(&D->jac_fn)) return -1;
+    return fill_jacobian(D, J);
+  }
   memcpy(D->jac_u, N_VGetArrayPointer(y), sizeof(double) * D->n);
   memcpy(D->jac_up, N_VGetArrayPointer(yp), sizeof(double) * D->n);
   if (D->jacobian(t, cj)) return -1;
@@ -417,12 +427,12 @@ Driver *acausal_driver_new(int kind, int n, int n_x, int n_z, int n_rows, int wa
   return D;
 }
 
-/* slot 0: rhs / res / loop, 1: roots, 2: ode (KIND_LOOP). The constant inputs are the
- * caller's arrays (p, d, r, live, hold), read at every call. */
+/* slot 0: rhs / res / loop, 1: roots, 2: ode (KIND_LOOP), 3: IDA's Jacobian. The constant
+ * inputs are the caller's arrays (p, d, r, live, hold), read at every call. */
 int acausal_driver_function(Driver *D, int slot, void *eval, void *work, const double *p,
                             const double *d, const double *r, const double *live,
                             const double *hold) {
-  Fn *f = slot == 0 ? &D->main : slot == 1 ? &D->roots : &D->ode;
+  Fn *f = slot == 0 ? &D->main : slot == 1 ? &D->roots : slot == 3 ? &D->jac_fn : &D->ode;
   if (fn_bind(f, eval, work)) return -1;
   D->p = p, D->d = d, D->r = r, D->live = live, D->hold = hold;
   f->arg[0] = &D->t;
@@ -436,6 +446,8 @@ int acausal_driver_function(Driver *D, int slot, void *eval, void *work, const d
     }
   } else if (slot == 0 && D->kind == KIND_DAE) { /* res(t, u, up, p, d, r) */
     f->arg[3] = p, f->arg[4] = d, f->arg[5] = r;
+  } else if (slot == 3) { /* res_jac(t, u, up, p, d, r, cj) */
+    f->arg[3] = p, f->arg[4] = d, f->arg[5] = r, f->arg[6] = &D->cj;
   } else if (slot == 0) { /* rhs(t, u, p, d) */
     f->arg[2] = p, f->arg[3] = d;
   } else { /* roots(t, u, p, d, live, hold) */
@@ -619,7 +631,7 @@ void acausal_driver_free(Driver *D) {
   for (int i = 0; i < 4; i++)
     if (vs[i]) N_VDestroy(vs[i]);
   if (D->ctx) SUNContext_Free(&D->ctx);
-  fn_free(&D->main), fn_free(&D->roots), fn_free(&D->ode);
+  fn_free(&D->main), fn_free(&D->roots), fn_free(&D->ode), fn_free(&D->jac_fn);
   free(D->x), free(D->z), free(D->a), free(D->b), free(D->xdot), free(D->g), free(D->pivots);
   free(D);
 }

@@ -12,7 +12,9 @@ drives the solver with them (``run/sundials.py``).
 from __future__ import annotations
 
 import casadi as ca
+import numpy as np
 
+from . import native
 from .buffers import Buffered
 
 #: CasADi's linear solver for linear algebraic loops solved inside the generated functions:
@@ -20,6 +22,9 @@ from .buffers import Buffered
 #: dense 38 x 38 loop of a 20-link chain), else that QR (no pivoting, stable for any regular
 #: matrix) where a CasADi build lacks the LAPACK plugin.
 LINEAR_SOLVER = "lapacklu" if ca.has_linsol("lapacklu") else "qr"
+#: Compiled functions whose outputs keep their sparsity (:meth:`SolverFunctions.native_functions`):
+#: IDA's Jacobian, whose nonzeros (CasADi's compressed-column order) are what the solver reads.
+SPARSE_OUTPUTS = frozenset({"res_jac"})
 
 
 def _carry(before: Buffered | None, now: Buffered) -> None:
@@ -86,7 +91,9 @@ class SolverFunctions:
             f = ca.Function("res", [t, u, up, p, d, r], [res], dae_names[:6], ["res"])
             f_jac = ca.Function("res_jac", [t, u, up, p, d, r, cj], [jac], dae_names, ["j"])
             self._alg_jac = ca.Function("alg_jac", [t, u, p, d], [j_g])
+            self._jac_build = lambda: f_jac  # (installed below where it is compiled)
             self._xdot = ca.Function("xdot", [t, u, p, d], [f_scaled])
+            self._rate_buffers: dict[str, Buffered] = {}  # see _buffered
             # z' from d/dt g(t, x, z) = 0: g_z z' = -(g_t + g_x x'), for a consistent start
             g_x, g_z = j_g[:, :self.n_x], j_g[:, self.n_x:]
             self._alg_rates = ca.Function(
@@ -94,12 +101,40 @@ class SolverFunctions:
                 [ca.densify(g_z), ca.jacobian(alg, t) + ca.mtimes(g_x, f_scaled),
                  ca.densify(g_x)])
             sparsity = jac.sparsity()
-            self._jac = Buffered(f_jac)
-        # what the solver calls at every step can become machine code; its Jacobian, called
-        # now and then, stays in the virtual machine (see native.compiled)
-        self._compilable = ([f, roots, indicators], (0, 1, None), self._install)
-        self._install([f, roots, indicators])
+        # what the solver calls at every step can become machine code; CVODE's Jacobian,
+        # called now and then (or never: Adams' quotients), stays in the virtual machine (see
+        # native.compiled), IDA's, called every few steps, is compiled with them (-O0:
+        # native.QUICK_TO_BUILD), up to a size where -O0 code runs no faster
+        compiled_jacobian = self.is_dae and \
+            f_jac.n_instructions() <= native.UNOPTIMISED_UP_TO
+        functions = [f, roots, indicators] + ([f_jac] if compiled_jacobian else [])
+        # the driver's slots (native_driver.c): the compiled driver calls IDA's Jacobian itself
+        self._compilable = (functions, (0, 1, None, 3)[:len(functions)], self._install)
+        self._install(functions)
         return sparsity
+
+    def _state_rates(self, t: float, u: np.ndarray, p: np.ndarray) -> np.ndarray:
+        """x' in the scaled unknowns at (t, u) (a DAE's problem)."""
+        f = self._buffered("xdot", self._xdot)
+        return f.evaluate(t, u, p, self.nominal)[0]
+
+    def _algebraic_rates(self, t: float, u: np.ndarray, p: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(g_z, g_t + g_x x', g_x) at (t, u) as dense arrays (a DAE's problem)."""
+        f = self._buffered("alg_rates", self._alg_rates)
+        g_z, rhs, g_x = f.evaluate(t, u, p, self.nominal)
+        return (g_z.reshape(self.n_z, self.n_z, order="F"), rhs,
+                g_x.reshape(self.n_z, self.n_x, order="F"))  # CasADi: column by column
+
+    def _buffered(self, name: str, f: ca.Function) -> Buffered:
+        """``f`` with dense outputs, evaluated into buffers (built once): the run loop
+        evaluates it at every restart, where a call with numpy arrays would convert each
+        input and output through DM (several times the evaluation for a dense matrix)."""
+        buffers = self._rate_buffers
+        if name not in buffers:
+            dense = ca.Function(f.name(), f.sx_in(), [ca.densify(o) for o in f.call(f.sx_in())])
+            buffers[name] = Buffered(dense)
+        return buffers[name]
 
     @property
     def _jac(self) -> Buffered:
@@ -122,12 +157,15 @@ class SolverFunctions:
         """The right-hand side (or residual), root functions and indicators the solver
         evaluates, in the virtual machine or as machine code, taking over the values the
         present ones hold (parameters, nominal values, live rows)."""
-        f, roots, indicators = functions
+        f, roots, indicators, *jacobian = functions
         old = getattr(self, "_f", None), getattr(self, "_g", None), getattr(self, "_g_raw", None)
         self._f, self._g, self._g_raw = Buffered(f), Buffered(roots), Buffered(indicators)
         self._g.arg["live"][:] = 1.0
         for before, now in zip(old, (self._f, self._g, self._g_raw)):
             _carry(before, now)
+        if jacobian:  # IDA's Jacobian (built with the functions)
+            before, self._jac = self._jac_buffer, Buffered(jacobian[0])
+            _carry(before, self._jac)
 
     def _build_eliminated(self, cs, g_rows) -> None:
         """CVODE's functions for a system whose algebraic equations are linear in z,
@@ -188,9 +226,11 @@ class SolverFunctions:
 
     def native_functions(self) -> list[ca.Function]:
         """The SX functions that become machine code (:mod:`.native`), their outputs made
-        dense (as the compiled driver writes them); built once."""
+        dense (as the compiled driver writes them; IDA's Jacobian keeps its sparsity:
+        :data:`SPARSE_OUTPUTS`); built once."""
         if not hasattr(self, "_dense"):
-            self._dense = [ca.Function(f.name(), f.sx_in(),
+            self._dense = [f if f.name() in SPARSE_OUTPUTS else
+                           ca.Function(f.name(), f.sx_in(),
                                        [ca.densify(o) for o in f.call(f.sx_in())],
                                        f.name_in(), f.name_out())
                            for f in self._compilable[0]]

@@ -364,7 +364,7 @@ class Problem(SolverFunctions):
         self._p = p.copy()
         if self.is_dae and not self._equilibrated:
             u = y / self.nominal
-            g_z, _, g_x = (np.array(m) for m in self._alg_rates(t, u, p, self.nominal))
+            g_z, _, g_x = self._algebraic_rates(t, u, p)
             try:
                 sens = np.abs(np.linalg.solve(g_z, g_x)).sum(axis=1) * self.nominal[self.n_x:]
             except np.linalg.LinAlgError:
@@ -592,8 +592,8 @@ class Problem(SolverFunctions):
         predicted from it: a z' of 0 for accelerations or forces that change at 1e7 per second
         makes the error test fail until the step size underflows (at tight tolerances)."""
         up = np.zeros(u.size)
-        up[:self.n_x] = np.array(self._xdot(t, u, self._p, self.nominal).full()).ravel()
-        g_z, rhs, _ = (np.array(m) for m in self._alg_rates(t, u, self._p, self.nominal))
+        up[:self.n_x] = self._state_rates(t, u, self._p)
+        g_z, rhs, _ = self._algebraic_rates(t, u, self._p)
         try:
             z_rate = -np.linalg.solve(g_z, rhs.ravel())
         except np.linalg.LinAlgError:

@@ -24,6 +24,7 @@ import pytest
 
 import acausal.run.native as native
 import acausal.run.native_solver as native_solver
+import acausal.run.sundials as sundials
 from acausal import Component, Eq, SimulationError, Variable, compile, der
 from acausal.compiler.realize import torn_linear_loops
 from acausal.components.multibody.chains import SpatialChain
@@ -84,6 +85,40 @@ def test_a_dae_with_dynamic_state_selection_is_the_same_run(without_driver, c_co
                                     atol=1e-10)
     assert driven.stats["solver"] == "IDA" and driven.state_switches
     assert driven.state_switches == called_back.state_switches
+    assert_identical(driven, called_back, ["x", "y", "vx", "vy", "lam"])
+
+
+def test_ida_jacobian_is_machine_code_that_the_driver_calls(monkeypatch, without_driver,
+                                                             c_compiler):
+    """IDA's Jacobian is compiled with the residual (``-O0``: quick to build), gives the
+    virtual machine's numbers exactly, and the driver evaluates it without Python: the
+    Jacobian callback is not called, and the run is scikit-sundae's (which calls the same
+    compiled Jacobian through Python) bit for bit."""
+    cs = compile(CartesianPendulum())
+    native_prob = sundials.problem_for(cs, [], True)
+    vm_prob = sundials.problem_for(cs, [], False)
+    assert [slot for slot, _, name in native_prob._native if name == "res_jac"] == [3]
+    [jac_plan] = [p for p in native.plan(native_prob.native_functions(), c_compiler)
+                  if p.function.name() == "res_jac"]
+    assert jac_plan.flags == ("-O0",)
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        for name, value in vm_prob._jac.arg.items():
+            native_prob._jac.arg[name][:] = vm_prob._jac.arg[name][:] = rng.normal(size=value.size)
+        native_prob._jac()
+        vm_prob._jac()
+        assert np.array_equal(native_prob._jac.out[0], vm_prob._jac.out[0])
+    called = []
+    python_jacobian = native_solver.NativeSolver._jacobian
+
+    def counted(self, t, cj):
+        called.append(t)
+        return python_jacobian(self, t, cj)
+
+    monkeypatch.setattr(native_solver.NativeSolver, "_jacobian", counted)
+    driven, called_back = twin_runs(CartesianPendulum, without_driver, 3.0, rtol=1e-8,
+                                    atol=1e-10)
+    assert driven.stats["solver"] == "IDA" and not called
     assert_identical(driven, called_back, ["x", "y", "vx", "vy", "lam"])
 
 

@@ -201,6 +201,31 @@ def test_a_split_function_computes_what_casadi_computes(tmp_path, c_compiler):
             np.testing.assert_allclose(np.array(ours), np.array(theirs), rtol=1e-15, atol=0)
 
 
+def test_the_plan_cuts_only_large_functions_into_pieces(tmp_path, c_compiler):
+    """-O1 in one piece below native.SPLIT_FROM instructions, in pieces from there up to
+    OPTIMISE_UP_TO, -O0 above; IDA's Jacobian (native.QUICK_TO_BUILD) at -O0 whatever its
+    size. The pieces are part of the library's key."""
+    x = ca.SX.sym("x")
+
+    def sized(name: str, n: int) -> ca.Function:
+        """A function of x with n instructions or a few more."""
+        terms = max(1, n // 4)
+        while True:
+            f = ca.Function(name, [x], [ca.sum1(ca.sin(x * ca.DM(np.arange(1.0, terms + 1))))])
+            if f.n_instructions() >= n:
+                return f
+            terms += max(1, (n - f.n_instructions()) // 3)
+
+    small = sized("small", native.SPLIT_FROM - 100)
+    large = sized("large", native.SPLIT_FROM)
+    huge = sized("huge", native.OPTIMISE_UP_TO + 1)
+    jacobian = sized("res_jac", 10)
+    plans = native.plan([small, large, huge, jacobian], c_compiler, tmp_path)
+    assert [(p.flags, p.chunk) for p in plans] == [
+        (("-O1",), 0), (("-O1",), native_build.CHUNK), (("-O0",), 0), (("-O0",), 0)]
+    assert len({p.library for p in plans}) == 4
+
+
 def test_the_background_builder_outlives_a_short_process(tmp_path, c_compiler):
     """A run that ends before its build: the process exits at once (no wait for the compiler)
     and the builder, on its own, puts the libraries into the cache for the next run; no

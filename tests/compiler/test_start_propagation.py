@@ -98,3 +98,25 @@ def test_four_bar_initialises_from_guesses_on_joints_or_bodies(on_joints):
     assert sol["b2.phi"][0] == pytest.approx(TH2, abs=1e-9)
     assert sol["b3.phi"][0] == pytest.approx(TH3, abs=1e-9)
     assert sol["j2.phi"][0] == pytest.approx(TH2 - TH1, abs=1e-9)
+
+
+def test_shared_evaluations_follow_the_parameters():
+    """The propagation keeps each solution's value by the exact values of its symbols (shared
+    by the rounds of initialize_with_branches): a parameter that changes between two calls
+    gives the new value, and equal inputs give the value computed before."""
+    from acausal.run.initialize import propagate_guesses
+
+    cs = compile(OffsetAlias())
+    wanted = list(cs.states) + list(cs.algebraics)
+    [phi_abs] = cs.algebraics
+    off = [prm.name for prm in cs.flat.parameters].index("off")
+    evaluated: dict = {}
+    for value in (0.3, -0.4, 0.3, 0.0, -0.0):
+        p = cs.parameter_vector()
+        p[off] = value
+        shared = propagate_guesses(cs, p, 0.0, wanted, evaluated)
+        assert shared == propagate_guesses(cs, p, 0.0, wanted)  # computed afresh
+        assert shared[phi_abs] == -1.0 + value
+    # phi_abs's solution at 0.3 (once), -0.4, 0.0 and -0.0 (float.hex tells it from 0.0),
+    # and der(x) = 0's (no symbols)
+    assert len(evaluated) == 5
