@@ -160,7 +160,9 @@ class _SignedUnionFind:
             self.union(wb, wa, s2)
 
 
-def _rep_key(system: EquationSystem, v: int):
+def alias_preference(system: EquationSystem, v: int) -> tuple:
+    """Sort key of the variables of an alias class: the smallest becomes its representative
+    (a declared variable before a connector's, a higher state priority, a fixed start)."""
     info = system.info[v]
     if info is None:
         return (1, 1, 0.0, 1, v)
@@ -194,30 +196,9 @@ def eliminate_aliases(system: EquationSystem) -> tuple[EquationSystem, AliasMap]
     rep_of_root: dict[int, tuple[int, int]] = {}  # root -> (rep old var, rep = s * root)
     new_placeholders: dict[int, sp.Symbol] = {}
 
-    def choose(root: int) -> tuple[int, int]:
-        if root in rep_of_root:
-            return rep_of_root[root]
-        cands = members[root]
-        required_sign = None
-        if root in uf.integ:
-            w, sw = uf.integ[root]  # root = sw * der(w)
-            rw, s_w = uf.find(w)  # w = s_w * rw
-            rep_w, s_rep_w = choose(rw)  # rep_w = s_rep_w * rw
-            # der(rep_w) = s_rep_w * s_w * der(w) = s_rep_w * s_w * sw * root
-            required_sign = s_rep_w * s_w * sw
-            cands = [(v, s) for v, s in cands if s == required_sign]
-        if cands:
-            v, s = min(cands, key=lambda vs: _rep_key(system, vs[0]))
-            rep_of_root[root] = (v, s)
-        else:
-            # No member is der(rep_w) with the right sign: a fresh placeholder is.
-            rep_of_root[root] = (-1 - root, required_sign)
-            new_placeholders[root] = rep_w
-        return rep_of_root[root]
-
     roots = sorted(r for r in members if r != uf.zero)
     for r in roots:
-        choose(r)
+        _choose_representative(r, system, uf, members, rep_of_root, new_placeholders)
 
     # New variable numbering: representatives in order of their old index.
     def sort_key(r):
@@ -287,6 +268,34 @@ def eliminate_aliases(system: EquationSystem) -> tuple[EquationSystem, AliasMap]
     return reduced, amap
 
 
+def _choose_representative(root: int, system: EquationSystem, uf: _SignedUnionFind,
+                           members: dict, rep_of_root: dict, new_placeholders: dict
+                           ) -> tuple[int, int]:
+    """``(representative, sign)`` of the class of ``root`` (recorded in ``rep_of_root``); the
+    class of its integral first. (A module function, not a closure: a recursive closure is a
+    reference cycle that kept the unreduced system alive until the cyclic collector ran.)"""
+    if root in rep_of_root:
+        return rep_of_root[root]
+    cands = members[root]
+    required_sign = None
+    if root in uf.integ:
+        w, sw = uf.integ[root]  # root = sw * der(w)
+        rw, s_w = uf.find(w)  # w = s_w * rw
+        rep_w, s_rep_w = _choose_representative(rw, system, uf, members, rep_of_root,
+                                                new_placeholders)  # rep_w = s_rep_w * rw
+        # der(rep_w) = s_rep_w * s_w * der(w) = s_rep_w * s_w * sw * root
+        required_sign = s_rep_w * s_w * sw
+        cands = [(v, s) for v, s in cands if s == required_sign]
+    if cands:
+        v, s = min(cands, key=lambda vs: alias_preference(system, vs[0]))
+        rep_of_root[root] = (v, s)
+    else:
+        # No member is der(rep_w) with the right sign: a fresh placeholder is.
+        rep_of_root[root] = (-1 - root, required_sign)
+        new_placeholders[root] = rep_w
+    return rep_of_root[root]
+
+
 def _merged_info(system: EquationSystem, mems, rep: int, rep_sign: int) -> FlatVariable | None:
     """The representative's FlatVariable with start/fixed/guess/priority merged over members."""
     base = system.info[rep]
@@ -327,8 +336,17 @@ def _merged_info(system: EquationSystem, mems, rep: int, rep_sign: int) -> FlatV
         start = fixed_from[0][1]
     if base is None:
         return None
+    depth = base.start_depth if depth is None else depth
+    if _same(start, base.start) and fixed == base.fixed and _same(guess, base.guess) \
+            and priority == base.state_priority and depth == base.start_depth:
+        return base  # nothing merged in (most classes): no copy, a third of this pass's time
     return replace(base, start=start, fixed=fixed, guess=guess, state_priority=priority,
-                   start_depth=base.start_depth if depth is None else depth)
+                   start_depth=depth)
+
+
+def _same(a, b) -> bool:
+    """The same start or guess: one object, or equal numbers of one type."""
+    return a is b or (type(a) in (int, float) and type(a) is type(b) and a == b)
 
 
 def _is_number(x) -> bool:
