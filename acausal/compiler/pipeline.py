@@ -23,9 +23,15 @@ from .compiled_model import CompiledModel
 from .connection_check import explain_structural_error, warn_open_connectors
 from .flatten import FlatSystem, flatten
 from .realize import realize
-from .structure.alias import compose_alias_maps, eliminate_aliases, has_alias_equations
+from .structure.alias import (
+    alias_preference,
+    compose_alias_maps,
+    eliminate_aliases,
+    has_alias_equations,
+)
 from .structure.checks import check_structure
 from .structure.dummy_derivatives import StateSelector
+from .structure.offsets import substitute_offset_aliases
 from .structure.pantelides import pantelides
 from .structure.system import EquationSystem, build_equation_system
 from .units import check_units as check_flat_units
@@ -187,6 +193,7 @@ def _compile_flat(flat: FlatSystem, stabilization, alpha, beta, timings, lap) ->
     while has_alias_equations(reduced):  # substitution can create new ones (a = b + c, c = -b)
         reduced, second = eliminate_aliases(reduced)
         aliases = compose_alias_maps(aliases, second)
+    substitute_offset_aliases(reduced, alias_preference)
     warn_open_connectors(flat, aliases)
     lap("alias")
     matching = pantelides(reduced)
