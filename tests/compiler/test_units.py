@@ -272,3 +272,39 @@ def test_a_library_function_declares_its_unit_rule():
     from acausal.compiler.flatten import flatten
     from acausal.compiler.units import check_units
     check_units(flatten(same()))
+
+
+class _Gain(Component):
+    """``y = k x`` (consistent as declared: x, y in m, k dimensionless)."""
+
+    x = Variable(unit="m")
+    y = Variable(unit="m")
+    k = Parameter(2.0, unit="1")
+
+    def equations(self):
+        return [Eq(self.y, self.k * self.x), Eq(der(self.x), 1)]
+
+
+@pytest.mark.parametrize("override", [
+    {"k": Parameter(2.0, unit="s", fixed=False)},  # a parameter computed at initialisation
+    {"k": ac.Input(2.0, unit="s")},  # a parameter given as an input
+    {"x": ac.Input(unit="s")},  # a variable given as an input
+], ids=["computed-parameter", "input-parameter", "input-variable"])
+@pytest.mark.parametrize("which", ["first", "second"])
+def test_an_instance_whose_units_differ_is_checked_on_its_own(override, which):
+    """Identical instances share one check (templates); one created with a unit of its own
+    must not hide behind it, whether it comes first or second: the error names it."""
+    def make(name):
+        return _Gain(**override) if name == which else _Gain()
+
+    class Pair(Component):
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            self.first = make("first")
+            self.second = make("second")
+
+    with pytest.raises(UnitError) as err:
+        Pair().compile()
+    lines = str(err.value).splitlines()
+    assert lines[0] == f"Units do not match in equation 1 of _Gain '{which}':"
+    assert lines[1].strip() == f"{which}.y = {which}.k*{which}.x"
