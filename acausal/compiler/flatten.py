@@ -104,8 +104,9 @@ class FlatEquation:
     # known to contain neither der() of an expression nor event_if, so the rewrites at the end
     # of flattening can skip it (False: not known, look)
     plain: bool = False
-    # whether the unit check looks at it: False for an equation marked unit_free(...) and for
-    # a copy of an already checked template equation (same units under other names)
+    # whether the unit check looks at it: False for an equation marked unit_free(...), for
+    # a copy of an already checked template equation (same units under other names) and for a
+    # connection equation whose members declare one unit string
     check_units: bool = True
 
     def relation(self) -> sp.Basic:
@@ -430,9 +431,9 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
                                         graph_roots) if any_open else ConnectionTopology()
     flat.structural = {(c.path + "." if c.path else "") + name: getattr(c, name, decl.default)
                        for c in components for name, decl in _structural_declarations(c)}
-    _expand_derivatives_of_expressions(flat)
+    _expand_derivatives_of_expressions(flat, var_symbols)
     _lower_event_ifs(flat)
-    _check_events(flat)
+    _check_events(flat, var_symbols)
     return flat
 
 
@@ -546,9 +547,9 @@ def _lower_innermost_event_ifs(flat: FlatSystem, eq: FlatEquation, counter: int)
     return counter
 
 
-def _check_events(flat: FlatSystem) -> None:
-    """Targets of reinit must be continuous variables, of assign discrete ones."""
-    continuous = {v.symbol for v in flat.variables}
+def _check_events(flat: FlatSystem, continuous: set) -> None:
+    """Targets of reinit must be continuous variables (``continuous``: their symbols), of
+    assign discrete ones."""
     discrete = {p.symbol for p in flat.parameters if p.discrete}
     for ev in flat.events:
         _check_condition(ev.condition, ev.label, discrete)
@@ -652,7 +653,8 @@ def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, C
 
     The sums are built unevaluated (their terms are distinct symbols, nothing can combine) and
     the displayed relations only when printed: connections make up half of a large model's
-    equations.
+    equations. Members that declare one unit (the same string, as connectors of one class do)
+    give equations the unit check need not look at.
     """
     first_path = nodes[0][0]
     label = "connection set {" + ", ".join(p for p, _ in nodes) + "}"
@@ -664,6 +666,8 @@ def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, C
         members = [(by_path[p]._variables[k], role) for p, role in nodes]
         if bv.decl.kind == "potential" and bv.name.rpartition(".")[2] in skipped:
             continue  # an overdetermined record: equated along the connection graph's tree
+        unit = bv.decl.get("unit")
+        checked = unit is None or any(m.decl.get("unit") != unit for m, _ in members)
         if bv.decl.kind == "potential":
             ref = members[0][0]
             seen = {ref.name}
@@ -673,7 +677,8 @@ def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, C
                 seen.add(other.name)
                 for (_, s1, _, _), (_, s2, _, _) in zip(ref.scalars(), other.scalars()):
                     eqs.append(FlatEquation(residual(s1, s2), "", label,
-                                            LazyRelation(s1, s2), plain=True))
+                                            LazyRelation(s1, s2), plain=True,
+                                            check_units=checked))
         else:
             terms: list[list] = []
             for other, role in members:
@@ -684,7 +689,7 @@ def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, C
             for items in terms:
                 expr = sum_of(items)
                 eqs.append(FlatEquation(expr, "", label, LazyRelation(expr, sp.S.Zero),
-                                        plain=True))
+                                        plain=True, check_units=checked))
     return eqs
 
 
@@ -729,9 +734,9 @@ def _overdetermined_equations(graph) -> list[FlatEquation]:
     return eqs
 
 
-def _expand_derivatives_of_expressions(flat: FlatSystem) -> None:
-    """Rewrite der(expression) by the chain rule so that der() applies to variables only."""
-    var_symbols = {v.symbol for v in flat.variables}
+def _expand_derivatives_of_expressions(flat: FlatSystem, var_symbols: set) -> None:
+    """Rewrite der(expression) by the chain rule so that der() applies to variables only
+    (``var_symbols``: the symbols of the variables)."""
     for eqs in (flat.equations, flat.initial_equations):
         for eq in eqs:
             if not eq.plain and eq.residual.has(der):
