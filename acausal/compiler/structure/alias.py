@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 import sympy as sp
 
 from ...base.errors import InitializationError, OverdeterminedError, StructurallySingularError
-from ...language.symbolic import real_symbol, substituted
+from ...language.symbolic import product_of, real_symbol, substituted
 from ..flatten import FlatVariable
 from .system import EquationSystem
 
@@ -224,26 +224,30 @@ def eliminate_aliases(system: EquationSystem) -> tuple[EquationSystem, AliasMap]
             var_to_diff[new_index[r]] = new_index[d_root]
             diff_to_var[new_index[d_root]] = new_index[r]
 
-    amap = AliasMap([system.name(v) for v in range(n)], [0] * n, [-1] * n)
-    replacement: dict[sp.Symbol, sp.Expr] = {}
+    amap = AliasMap([s.name for s in system.symbols], [0] * n, [-1] * n)
+    # the value of each old variable in the new ones, by index (None: itself, unchanged);
+    # sympy symbols as dictionary keys cost a Python call per hash
+    replacement: list[sp.Expr | None] = [None] * n
     for root, mems in members.items():
         for v, s in mems:
             if root == uf.zero:
                 amap.sign[v], amap.target[v] = 0, -1
-                replacement[system.symbols[v]] = sp.S.Zero
+                replacement[v] = sp.S.Zero
                 continue
             _, s_rep = rep_of_root[root]
             sign = s * s_rep  # v = s*root, rep = s_rep*root -> v = s*s_rep*rep
             k = new_index[root]
             amap.sign[v], amap.target[v] = sign, k
             if system.symbols[v] is not symbols[k] or sign != 1:
-                replacement[system.symbols[v]] = symbols[k] if sign == 1 else -symbols[k]
+                replacement[v] = symbols[k] if sign == 1 else \
+                    product_of((sp.S.NegativeOne, symbols[k]))  # -x, without evaluating
     _check_zero_class(system, members.get(uf.zero, []))
 
     reduced = EquationSystem(symbols=symbols, info=info, var_to_diff=var_to_diff,
                              diff_to_var=diff_to_var, residuals=[], incidence=[], sources=[],
                              eq_to_diff=[], diff_to_eq=[], parameters=system.parameters)
     reduced.index_of = {s: i for i, s in enumerate(symbols)}
+    everywhere: dict | None = None  # every replacement, by symbol
     for e in kept_eqs:
         residual = system.residuals[e]
         old_vars = system.incidence[e]
@@ -251,13 +255,16 @@ def eliminate_aliases(system: EquationSystem) -> tuple[EquationSystem, AliasMap]
         if -1 not in targets and len(set(targets)) == len(targets):
             # Distinct variables stay distinct (none becomes zero): a renaming, nothing can
             # cancel, and the new incidence follows from the old one.
-            renaming = {system.symbols[v]: replacement[system.symbols[v]] for v in old_vars
-                        if system.symbols[v] in replacement}
+            renaming = {system.symbols[v]: replacement[v] for v in old_vars
+                        if replacement[v] is not None}
             if renaming:
                 residual = substituted(residual, renaming)
             reduced.add_equation(residual, system.sources[e], sorted(targets))
             continue
-        residual = residual.xreplace(replacement)
+        if everywhere is None:  # built for the first equation that needs it (few do)
+            everywhere = {system.symbols[v]: replacement[v] for v in range(n)
+                          if replacement[v] is not None}
+        residual = residual.xreplace(everywhere)
         source = system.sources[e]
         if residual == 0 or (residual.is_number and not residual.free_symbols):
             what = "is always satisfied (redundant)" if residual == 0 else "can never hold"

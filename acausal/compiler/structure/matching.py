@@ -182,7 +182,7 @@ def _karp_sipser(n_eqs: int, n_vars: int, incidence: Sequence[Sequence[int]]) ->
     # stale entries are skipped when popped
     ones = [e for e in range(n_eqs) if eq_degree[e] == 1] + \
         [~v for v in range(n_vars) if var_degree[v] == 1]
-    order = sorted(range(n_eqs), key=lambda e: len(incidence[e]))
+    order = sorted(range(n_eqs), key=eq_degree.__getitem__)  # the lengths, before any take
     next_greedy = 0
 
     def take(e: int, v: int) -> None:

@@ -47,14 +47,20 @@ def substitute_offset_aliases(system: EquationSystem, preference) -> int:
                 candidates.append((e, parsed))
     if not candidates:
         return 0
-    occurrences: list[list[int]] = [[] for _ in range(system.n_vars)]
+    # the equations of each variable of an offset alias (those that may be substituted, or
+    # gain equations by a substitution), not of every variable
+    occurrences: dict[int, list[int]] = {}
+    for _, ((a, _), (b, _), _) in candidates:
+        occurrences[a] = []
+        occurrences[b] = []
     for e, vs in enumerate(system.incidence):
         for v in vs:
-            occurrences[v].append(e)
-    substituted: set[int] = set()
-    count = 0
+            found = occurrences.get(v)
+            if found is not None:
+                found.append(e)
+    done: set[int] = set()  # the variables substituted so far
     for e, parsed in candidates:
-        if parsed[0][0] in substituted or parsed[1][0] in substituted:
+        if parsed[0][0] in done or parsed[1][0] in done:
             # an earlier substitution rewrote this equation: read it again
             parsed = _parse_offset_alias(system, system.residuals[e], constant) \
                 if len(system.incidence[e]) == 2 else None
@@ -62,13 +68,13 @@ def substitute_offset_aliases(system: EquationSystem, preference) -> int:
                 continue
         (a, sa), (b, sb), rest = parsed
         choices = [(v, s, w, sw) for v, s, w, sw in ((a, sa, b, sb), (b, sb, a, sa))
-                   if _substitutable(system, v) and v not in substituted
-                   and w not in substituted]
+                   if _substitutable(system, v) and v not in done and w not in done]
         if not choices:
             continue
         v, sv, w, sw = max(choices, key=lambda c: _stays(system, c[0], preference))
         # sv*v + sw*w + rest = 0 with sv = +-1  ->  v = -sv*(sw*w + rest)
         terms = [_signed(-sv * sw, system.symbols[w]), *[_signed(-sv, r) for r in rest]]
+        negated = [_negated(t) for t in terms]
         symbol = system.symbols[v]
         kept = []
         for e2 in occurrences[v]:
@@ -83,15 +89,14 @@ def substitute_offset_aliases(system: EquationSystem, preference) -> int:
                     kept.append(e2)
                     continue
             else:  # w is new here: nothing cancels, the terms are spliced in
-                residual = _spliced(system.residuals[e2], symbol, terms)
+                residual = _spliced(system.residuals[e2], symbol, terms, negated)
                 incidence = sorted({*incidence, w} - {v})
                 occurrences[w].append(e2)
             system.residuals[e2] = residual
             system.incidence[e2] = incidence
         occurrences[v] = kept
-        substituted.add(v)
-        count += 1
-    return count
+        done.add(v)
+    return len(done)
 
 
 def _stays(system: EquationSystem, v: int, preference) -> tuple:
@@ -102,7 +107,20 @@ def _stays(system: EquationSystem, v: int, preference) -> tuple:
 
 
 def _signed(sign: int, term: sp.Expr) -> sp.Expr:
-    return term if sign == 1 else product_of((sp.S.NegativeOne, term))
+    return term if sign == 1 else _negated(term)
+
+
+def _negated(term: sp.Expr) -> sp.Expr:
+    """``-term`` unevaluated, a number coefficient negated in place (-x, -c*p)."""
+    if term.is_Number:
+        return -term
+    if term.is_Mul and term.args[0].is_Number:
+        first = -term.args[0]
+        if first is sp.S.One:
+            rest = term.args[1:]
+            return rest[0] if len(rest) == 1 else sp.Mul._from_args(rest, True)
+        return sp.Mul._from_args((first, *term.args[1:]), True)
+    return sp.Mul._from_args((sp.S.NegativeOne, term), True)
 
 
 def _constant_symbols(system: EquationSystem) -> set:
@@ -113,13 +131,14 @@ def _constant_symbols(system: EquationSystem) -> set:
 
 def _is_constant(term: sp.Expr, constant: set) -> bool:
     """Whether ``term`` holds constant parameters and numbers only (a number times a
-    parameter, the usual offset, without sympy's ``free_symbols``)."""
+    parameter, the usual offset; a sum, product or power is read factor by factor, so that a
+    variable in it is found without sympy's ``free_symbols``)."""
     if term.is_Number:
         return True
     if term.is_Symbol:
         return term in constant
-    if term.is_Mul and all(f.is_Number or (f.is_Symbol and f in constant) for f in term.args):
-        return True
+    if term.is_Mul or term.is_Add or term.is_Pow:
+        return all(_is_constant(arg, constant) for arg in term.args)
     return term.free_symbols <= constant
 
 
@@ -154,27 +173,32 @@ def _parse_offset_alias(system: EquationSystem, residual: sp.Expr, constant: set
     return signed[0], signed[1], rest
 
 
-def _spliced(residual: sp.Expr, symbol: sp.Symbol, terms: list) -> sp.Expr:
-    """``residual`` with ``symbol`` replaced by the sum of ``terms``, without sympy's
-    evaluation: a term ``+-symbol`` of a sum becomes the (negated) terms, anywhere else the
-    symbol becomes their unevaluated sum."""
+def _spliced(residual: sp.Expr, symbol: sp.Symbol, terms: list, negated: list) -> sp.Expr:
+    """``residual`` with ``symbol`` replaced by the sum of ``terms`` (``negated``: each of them
+    negated), without sympy's evaluation: a term ``+-symbol`` of a sum becomes the (negated)
+    terms, anywhere else the symbol becomes their unevaluated sum."""
     value = sum_of(terms)
     if not residual.is_Add:
         return substituted(residual, {symbol: value})
+    name = symbol.name
     out = []
     for term in residual.args:
         if term.is_Symbol:
             # equal, not only identical: sympy's cache can hand out an equal copy of a symbol
-            if term == symbol:
+            # (the names first: a string comparison rejects the others cheaply)
+            if term.name == name and term == symbol:
                 out.extend(terms)
             else:
                 out.append(term)
         elif term.is_Mul and len(term.args) == 2 and term.args[0].is_Number \
                 and term.args[1].is_Symbol:
-            if term.args[1] == symbol:
-                out.extend(product_of([term.args[0], t]) for t in terms)
-            else:
+            factor = term.args[1]
+            if factor.name != name or factor != symbol:
                 out.append(term)  # another variable or parameter, with a coefficient
+            elif term.args[0] is sp.S.NegativeOne:
+                out.extend(negated)
+            else:
+                out.extend(product_of([term.args[0], t]) for t in terms)
         elif term.is_Number:
             out.append(term)
         else:
