@@ -302,7 +302,12 @@ def substituted(expr: sp.Basic, mapping: dict) -> sp.Basic:
     args = expr.args
     if not args:
         return expr
-    return rebuilt(expr, tuple([substituted(a, mapping) for a in args]))
+    new_args = tuple([substituted(a, mapping) for a in args])
+    if all(a is b for a, b in zip(new_args, args)):
+        # nothing renamed below: the node itself (rebuilding it costs time, and sympy rewrites
+        # some nodes when they are built, e.g. a Piecewise inside a condition becomes an ITE)
+        return expr
+    return rebuilt(expr, new_args)
 
 
 def rebuilt(expr: sp.Basic, new_args: tuple) -> sp.Basic:

@@ -141,3 +141,24 @@ def test_a_variable_in_a_derivative_chain_is_not_substituted():
     sol = cs.simulate(1.0, n_points=3)
     assert sol["p"] == pytest.approx([0.0, 1.0, 2.0], abs=1e-9)
     assert sol["r"] == pytest.approx(3 * (sol["p"] + 1.0), abs=1e-12)
+
+
+class PiecewiseOffset(Component):
+    """``y = x + (p if p > 0 else 0)``, and y in a Piecewise condition: an offset that is a
+    function of parameters is not substituted (sympy would turn the condition into an ITE)."""
+
+    p = Parameter(0.5, unit="m")
+    x = Variable(start=0.0, fixed=True, unit="m")
+    y = Variable(unit="m")
+    z = Variable(unit="m")
+
+    def equations(self):
+        return [Eq(der(self.x), 1.0),
+                Eq(self.y, self.x + sp.Piecewise((self.p, self.p > 0), (0, True))),
+                Eq(self.z, sp.Piecewise((self.y, self.y > 1), (0, True)))]
+
+
+def test_an_offset_that_is_a_function_of_parameters_stays():
+    sol = compile(PiecewiseOffset()).simulate(1.0, n_points=5)
+    expected = [y if y > 1 else 0.0 for y in sol["x"] + 0.5]
+    assert sol["z"] == pytest.approx(expected, abs=1e-12)

@@ -14,12 +14,12 @@ mention ``b``; ``a`` occurs in its own equation alone, which sorting places afte
 assignment ``a := b + c``. The variables, their names, start values and the observed values are
 those of the system before (``a`` keeps its index; no alias map changes).
 
-The substitution is exact: ``c`` holds no variable and no time, nor a discrete variable or a
-run-time input (both change during a run, and index reduction takes a parameter's derivative to
-be zero). ``a`` must not be in a derivative chain (neither ``der(a)`` nor a derivative itself),
-so every derivative of the system stays what it was. An equation in which the substitution
-would leave no variable at all (``a - b`` against ``a = b + c``: the model is overdetermined)
-keeps ``a``, so that the structural checks report it as written.
+The substitution is exact: ``c`` is arithmetic of numbers and parameters, none a discrete
+variable or a run-time input (both change during a run, and index reduction takes a parameter's
+derivative to be zero). ``a`` must not be in a derivative chain (neither ``der(a)`` nor a
+derivative itself), so every derivative of the system stays what it was. An equation in which
+the substitution would leave no variable at all (``a - b`` against ``a = b + c``: the model is
+overdetermined) keeps ``a``, so that the structural checks report it as written.
 """
 
 from __future__ import annotations
@@ -130,16 +130,17 @@ def _constant_symbols(system: EquationSystem) -> set:
 
 
 def _is_constant(term: sp.Expr, constant: set) -> bool:
-    """Whether ``term`` holds constant parameters and numbers only (a number times a
-    parameter, the usual offset; a sum, product or power is read factor by factor, so that a
-    variable in it is found without sympy's ``free_symbols``)."""
-    if term.is_Number:
+    """Whether ``term`` is arithmetic (sums, products, powers) of constant parameters and numbers
+    (a number times a parameter, the usual offset). A function of them (a ``Piecewise``, ``Max``)
+    is not taken: substituted into the condition of a ``Piecewise``, sympy rewrites a
+    ``Piecewise`` there as a logical ``ITE``, which the code generator does not translate."""
+    if term.is_Number or term.is_NumberSymbol:
         return True
     if term.is_Symbol:
         return term in constant
     if term.is_Mul or term.is_Add or term.is_Pow:
         return all(_is_constant(arg, constant) for arg in term.args)
-    return term.free_symbols <= constant
+    return False
 
 
 def _substitutable(system: EquationSystem, v: int) -> bool:
