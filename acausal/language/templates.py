@@ -60,7 +60,7 @@ class Template:
     symbols: list[sp.Symbol]  # the first instance's subtree symbols, in binding order
     # residual, display, number, plain, unit-checked (see flatten's _component_equations)
     equations: list[tuple[sp.Expr, Any, int, bool, bool]]
-    recipes: list[list] = field(default_factory=list)  # of each residual (see _recipe)
+    recipes: list[list] = field(default_factory=list)  # of each residual (see _add_recipe)
 
 
 class _Unshared(Exception):
