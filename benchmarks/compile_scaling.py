@@ -23,8 +23,8 @@ Two models, each built at several sizes N:
     ``cs.simulate(2.0)``; there is no hand-written reference (``handwritten_s`` is null). The
     largest violation of the rod-length constraints over the run is printed as a sanity check.
 
-What is timed (``time.perf_counter``, one run; the best of three up to chain N = 1000 and
-pendulum N = 50):
+What is timed (``time.perf_counter``, or CPU time with ``--clock cpu``; one run, the best of
+three up to chain N = 1000 and pendulum N = 50):
 
 * ``compile_s``: ``acausal.compile(model)`` (flattening to CasADi functions); building the
   component tree is not included.
@@ -41,10 +41,18 @@ Usage::
     python benchmarks/compile_scaling.py --sizes chain=10,100 pendulum=5
     python benchmarks/compile_scaling.py --sizes 10 20   # the same sizes for every model
     python benchmarks/compile_scaling.py --plot scaling.png   # also a log-log plot of compile_s
+    python benchmarks/compile_scaling.py --clock cpu     # CPU time: steadier on a busy machine
 
-The table is followed by each compile pass's share of ``compile_s`` (``cs.timings`` of the
-fastest compile) and, per model, the exponent b of ``compile_s ~ a N^b`` fitted by least squares
-in log-log over its sizes without the smallest one (whose time is mostly fixed costs).
+The table is followed by each compile pass's share of ``compile_s`` and its time in seconds
+(``cs.timings`` of the fastest compile) and, per model, the exponent b of ``compile_s ~ a N^b``
+fitted by least squares in log-log over its sizes without the smallest one (whose time is mostly
+fixed costs).
+
+``--clock cpu`` measures everything, the compiler's pass timings included (they read
+``time.perf_counter``), in this process's CPU time (``time.process_time``, user + system) instead
+of wall-clock time: on a machine shared with other work the wall-clock times vary by 20-30 %.
+The script runs against whichever acausal is imported, so an older revision is measured with
+the same models by ``PYTHONPATH=<its worktree> python benchmarks/compile_scaling.py ...``.
 
 Progress goes to stderr. With ``--json`` stdout holds only the JSON list of records
 ``{"model", "N", "compile_s", "simulate_s", "handwritten_s"}``. A size that fails (an exception
@@ -394,6 +402,18 @@ def format_phases(results: list[Result]) -> str:
     return _render(header, rows)
 
 
+def format_phase_seconds(results: list[Result]) -> str:
+    """Each compile pass's time in seconds (``cs.timings`` of the fastest compile)."""
+    names: list[str] = []
+    for r in results:
+        names += [n for n in r.phases if n not in names]
+    header = ["model", "N", "compile_s", *names]
+    rows = [[r.model, str(r.N), f"{r.compile_s:.3f}",
+             *(f"{r.phases[n]:.3f}" if n in r.phases else "-" for n in names)]
+            for r in results if r.error is None and r.phases]
+    return _render(header, rows)
+
+
 def fitted_exponents(results: list[Result]) -> dict[str, tuple[float, list[int]]]:
     """Per model: the exponent b of compile_s ~ a N^b (least squares in log-log) over its sizes
     without the smallest one, whose time is mostly fixed costs; needs three sizes or more."""
@@ -471,7 +491,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="models to run (default: all)")
     ap.add_argument("--plot", metavar="PNG",
                     help="also write a log-log plot of compile time against N to this file")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="wall: wall-clock time (default); cpu: this process's CPU time, the "
+                    "compiler's pass timings included")
     args = ap.parse_args(argv)
+    if args.clock == "cpu":
+        # every timing reads time.perf_counter, the compiler's laps (acausal.compiler.pipeline)
+        # too: CPU time in its place
+        time.perf_counter = time.process_time
 
     if args.sizes:
         sizes = parse_sizes(args.sizes, args.models)
@@ -502,6 +529,8 @@ def main(argv: list[str] | None = None) -> int:
         print(format_table(results))
         print("\nShare of each compile pass in compile_s:")
         print(format_phases(results))
+        print("\nEach compile pass in seconds:")
+        print(format_phase_seconds(results))
         exponents = fitted_exponents(results)
         if exponents:
             print()

@@ -102,9 +102,15 @@ class Translator:
     def __call__(self, expr: Any) -> Any:
         if isinstance(expr, (int, float)):
             return float(expr)
-        return self._tr(sp.sympify(expr))
+        return self._tr(expr if isinstance(expr, sp.Basic) else sp.sympify(expr))
 
     def _tr(self, e: sp.Basic):
+        if e.is_Symbol:  # a dictionary look-up already: not cached a second time
+            try:
+                return self.symbol_map[e]
+            except KeyError:
+                raise ModelDefinitionError(
+                    f"No value for symbol '{e}' in generated code.") from None
         cached = self.cache.get(e)
         if cached is not None:
             return cached
@@ -128,13 +134,18 @@ class Translator:
                 out = _binary(ca.OP_ADD, out, a)
             return out
         if e.is_Mul:
-            args = list(e.args)
-            if args[0] == -1:  # -x stays a negation instead of a multiplication
-                rest = self._tr(sp.Mul(*args[1:], evaluate=False)) if len(args) > 2 \
-                    else self._tr(args[1])
+            args = e.args
+            first = args[0]
+            # -x stays a negation instead of a multiplication (an identity test first: sympy's
+            # comparison with a Python number costs microseconds, and most products are -x)
+            if first is sp.S.NegativeOne or (first.is_Integer and first.p == -1) \
+                    or (first.is_Float and float(first) == -1.0):
+                rest = self._tr(sp.Mul._from_args(args[1:], e.is_commutative)) \
+                    if len(args) > 2 else self._tr(args[1])
                 return _unary(ca.OP_NEG, rest)
-            num = [a for a in args if not (a.is_Pow and a.exp.is_Number and a.exp < 0)]
-            den = [a.base ** (-a.exp) for a in args if a.is_Pow and a.exp.is_Number and a.exp < 0]
+            num = [a for a in args if not (a.is_Pow and a.exp.is_Number and a.exp.is_negative)]
+            den = [a.base ** (-a.exp) for a in args
+                   if a.is_Pow and a.exp.is_Number and a.exp.is_negative]
             out = None
             for a in num:
                 t = self._tr(a)

@@ -15,7 +15,6 @@ so that errors can name it.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,8 +104,9 @@ class FlatEquation:
     # known to contain neither der() of an expression nor event_if, so the rewrites at the end
     # of flattening can skip it (False: not known, look)
     plain: bool = False
-    # whether the unit check looks at it: False for an equation marked unit_free(...) and for
-    # a copy of an already checked template equation (same units under other names)
+    # whether the unit check looks at it: False for an equation marked unit_free(...), for
+    # a copy of an already checked template equation (same units under other names) and for a
+    # connection equation whose members declare one unit string
     check_units: bool = True
 
     def relation(self) -> sp.Basic:
@@ -201,23 +201,37 @@ def _to_residuals(item: Any, where: str) -> list[tuple[sp.Expr, Any]]:
         "relations, residual expressions or matrix equations.")
 
 
-@contextlib.contextmanager
-def _user_code(where: str, method: str):
+class _user_code:  # noqa: N801 - used as a function: with _user_code(where, method)
     """Errors raised while a component's own method runs (a sympy operation on something that
-    is not an expression, a misspelled attribute) are reported with the component's path."""
-    try:
-        yield
-    except AcausalError:
-        raise
-    except RecursionError:
-        raise ModelDefinitionError(f"{where}.{method}() recursed without end: a component's "
-                                   "methods must not call themselves.") from None
-    except (sp.SympifyError, TypeError, ValueError, AttributeError, IndexError, KeyError,
-            ZeroDivisionError) as exc:
-        raise ModelDefinitionError(
-            f"{where}.{method}() failed with {type(exc).__name__}: {str(exc).rstrip('.')}. "
-            "Check the expressions it builds (every name must be a variable, parameter or "
-            "number of the component, and a part is not a number).") from exc
+    is not an expression, a misspelled attribute) are reported with the component's path.
+
+    A class rather than a generator context manager: it wraps several calls per component, and
+    entering and leaving it costs a fifth as much."""
+
+    __slots__ = ("where", "method")
+
+    def __init__(self, where: str, method: str) -> None:
+        self.where = where
+        self.method = method
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, exc: BaseException | None, traceback: Any) -> bool:
+        if exc is None or isinstance(exc, AcausalError):
+            return False
+        where, method = self.where, self.method
+        if isinstance(exc, RecursionError):
+            raise ModelDefinitionError(f"{where}.{method}() recursed without end: a component's "
+                                       "methods must not call themselves.") from None
+        if isinstance(exc, (sp.SympifyError, TypeError, ValueError, AttributeError, IndexError,
+                            KeyError, ZeroDivisionError)):
+            raise ModelDefinitionError(
+                f"{where}.{method}() failed with {type(exc).__name__}: "
+                f"{str(exc).rstrip('.')}. Check the expressions it builds (every name must be a "
+                "variable, parameter or number of the component, and a part is not a "
+                "number).") from exc
+        return False
 
 
 def _component_equations(comp: Component, where: str, var_symbols: set) -> list[tuple]:
@@ -273,6 +287,7 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
 
     variables: list[FlatVariable] = []
     parameters: list[FlatParameter] = []
+    fields: dict = {}
     for node in components + connectors:
         for bv in node._variables:
             if bv.decl.kind == "discrete":
@@ -281,7 +296,7 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
                         name, symbol, 0.0 if start is None else float(start), bv.decl.get("unit"),
                         bv.decl.get("description"), node.path, discrete=True))
                 continue
-            variables.extend(_flat_variables(bv, node))
+            variables.extend(_flat_variables(bv, node, fields))
         for bp in node._parameters:
             scalars = bp.scalars()
             units = element_units(bp.decl.unit, len(scalars), bp.name)
@@ -388,9 +403,11 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
     if graph is not None:
         equations.extend(_overdetermined_equations(graph))
 
+    any_open = False
     for c in connectors:
         if c.path in inside_connected:
             continue
+        any_open = True
         if getattr(c, "required", False):
             raise UnconnectedConnectorError(
                 f"Connector '{c.path}' ({type(c).__name__}) is required but not connected: "
@@ -408,13 +425,15 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
     flat.hints = {c.path: type(c).solver_hint for c in components if type(c).solver_hint}
     flat.visuals = _visuals(components)
     flat.monitors = _monitors(components, variables, parameters)
+    # the diagnostics read the topology only when some connector is open (a model whose
+    # connectors are all connected, most large ones, is spared walking its connection graph)
     flat.topology = connection_topology(components, connectors, sets, inside_connected, graph,
-                                        graph_roots)
+                                        graph_roots) if any_open else ConnectionTopology()
     flat.structural = {(c.path + "." if c.path else "") + name: getattr(c, name, decl.default)
                        for c in components for name, decl in _structural_declarations(c)}
-    _expand_derivatives_of_expressions(flat)
+    _expand_derivatives_of_expressions(flat, var_symbols)
     _lower_event_ifs(flat)
-    _check_events(flat)
+    _check_events(flat, var_symbols)
     return flat
 
 
@@ -528,9 +547,9 @@ def _lower_innermost_event_ifs(flat: FlatSystem, eq: FlatEquation, counter: int)
     return counter
 
 
-def _check_events(flat: FlatSystem) -> None:
-    """Targets of reinit must be continuous variables, of assign discrete ones."""
-    continuous = {v.symbol for v in flat.variables}
+def _check_events(flat: FlatSystem, continuous: set) -> None:
+    """Targets of reinit must be continuous variables (``continuous``: their symbols), of
+    assign discrete ones."""
     discrete = {p.symbol for p in flat.parameters if p.discrete}
     for ev in flat.events:
         _check_condition(ev.condition, ev.label, discrete)
@@ -571,14 +590,23 @@ def _check_condition(condition: Any, label: str, discrete: set) -> None:
             "relations).")
 
 
-def _flat_variables(bv: BoundVariable, node: Node) -> list[FlatVariable]:
+def _flat_variables(bv: BoundVariable, node: Node, fields: dict) -> list[FlatVariable]:
+    """The scalar FlatVariables of ``bv``. ``fields``: what the flattening read of each
+    declaration so far (the identical parts of a model share their class's declarations, and
+    reading one costs a dozen look-ups)."""
     d = bv.decl
-    nominal = _nominal(d.get("nominal"), node, bv)
     scalars = bv.scalars()
-    units = element_units(d.get("unit"), len(scalars), bv.name)
-    return [FlatVariable(name, symbol, start, bool(d.get("fixed")), guess, units[k],
-                         d.get("description"), float(d.get("state_priority")), node.path, d.kind,
-                         nominal[k] if isinstance(nominal, list) else nominal, bv.start_depth)
+    key = (id(d), len(scalars))
+    known = fields.get(key)
+    if known is None:
+        known = fields[key] = (
+            element_units(d.get("unit"), len(scalars), bv.name), bool(d.get("fixed")),
+            d.get("description"), float(d.get("state_priority")),
+            _nominal(d.get("nominal"), node, bv), d)  # d: kept alive while its id is a key
+    units, fixed, description, priority, nominal, _ = known
+    path, kind, depth = node.path, d.kind, bv.start_depth
+    return [FlatVariable(name, symbol, start, fixed, guess, units[k], description, priority,
+                         path, kind, nominal[k] if isinstance(nominal, list) else nominal, depth)
             for k, (name, symbol, start, guess) in enumerate(scalars)]
 
 
@@ -625,7 +653,8 @@ def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, C
 
     The sums are built unevaluated (their terms are distinct symbols, nothing can combine) and
     the displayed relations only when printed: connections make up half of a large model's
-    equations.
+    equations. Members that declare one unit (the same string, as connectors of one class do)
+    give equations the unit check need not look at.
     """
     first_path = nodes[0][0]
     label = "connection set {" + ", ".join(p for p, _ in nodes) + "}"
@@ -637,6 +666,8 @@ def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, C
         members = [(by_path[p]._variables[k], role) for p, role in nodes]
         if bv.decl.kind == "potential" and bv.name.rpartition(".")[2] in skipped:
             continue  # an overdetermined record: equated along the connection graph's tree
+        unit = bv.decl.get("unit")
+        checked = unit is None or any(m.decl.get("unit") != unit for m, _ in members)
         if bv.decl.kind == "potential":
             ref = members[0][0]
             seen = {ref.name}
@@ -646,7 +677,8 @@ def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, C
                 seen.add(other.name)
                 for (_, s1, _, _), (_, s2, _, _) in zip(ref.scalars(), other.scalars()):
                     eqs.append(FlatEquation(residual(s1, s2), "", label,
-                                            LazyRelation(s1, s2), plain=True))
+                                            LazyRelation(s1, s2), plain=True,
+                                            check_units=checked))
         else:
             terms: list[list] = []
             for other, role in members:
@@ -657,7 +689,7 @@ def _connection_set_equations(nodes: list[tuple[str, str]], by_path: dict[str, C
             for items in terms:
                 expr = sum_of(items)
                 eqs.append(FlatEquation(expr, "", label, LazyRelation(expr, sp.S.Zero),
-                                        plain=True))
+                                        plain=True, check_units=checked))
     return eqs
 
 
@@ -702,9 +734,9 @@ def _overdetermined_equations(graph) -> list[FlatEquation]:
     return eqs
 
 
-def _expand_derivatives_of_expressions(flat: FlatSystem) -> None:
-    """Rewrite der(expression) by the chain rule so that der() applies to variables only."""
-    var_symbols = {v.symbol for v in flat.variables}
+def _expand_derivatives_of_expressions(flat: FlatSystem, var_symbols: set) -> None:
+    """Rewrite der(expression) by the chain rule so that der() applies to variables only
+    (``var_symbols``: the symbols of the variables)."""
     for eqs in (flat.equations, flat.initial_equations):
         for eq in eqs:
             if not eq.plain and eq.residual.has(der):

@@ -23,9 +23,15 @@ from .compiled_model import CompiledModel
 from .connection_check import explain_structural_error, warn_open_connectors
 from .flatten import FlatSystem, flatten
 from .realize import realize
-from .structure.alias import compose_alias_maps, eliminate_aliases, has_alias_equations
+from .structure.alias import (
+    alias_preference,
+    compose_alias_maps,
+    eliminate_aliases,
+    has_alias_equations,
+)
 from .structure.checks import check_structure
 from .structure.dummy_derivatives import StateSelector
+from .structure.offsets import substitute_offset_aliases
 from .structure.pantelides import pantelides
 from .structure.system import EquationSystem, build_equation_system
 from .units import check_units as check_flat_units
@@ -83,6 +89,14 @@ def _cyclic_gc_paused():
     than the model (it nearly doubled the compile time of a 1000-mass chain, see
     benchmarks/micro_costs.py).
     Reference counting still frees what is released; the collector runs again afterwards.
+
+    What compiling keeps is long-lived (the compiled model holds it): it goes to the oldest
+    generation at once (``gc.freeze()`` then ``gc.unfreeze()``, which moves every tracked object
+    there without looking at it), where only full collections visit it. Otherwise the first
+    young collection after compiling walked all of it, a tenth of a second for a 1000-mass
+    chain. A program that froze objects itself (``gc.freeze()`` before forking workers) keeps
+    them frozen: then nothing is moved. The passes avoid reference cycles, so that little
+    garbage is moved along (tests/compiler/test_compile_memory.py).
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -90,6 +104,9 @@ def _cyclic_gc_paused():
         yield
     finally:
         if was_enabled:
+            if gc.get_freeze_count() == 0:
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 
@@ -176,6 +193,7 @@ def _compile_flat(flat: FlatSystem, stabilization, alpha, beta, timings, lap) ->
     while has_alias_equations(reduced):  # substitution can create new ones (a = b + c, c = -b)
         reduced, second = eliminate_aliases(reduced)
         aliases = compose_alias_maps(aliases, second)
+    substitute_offset_aliases(reduced, alias_preference)
     warn_open_connectors(flat, aliases)
     lap("alias")
     matching = pantelides(reduced)

@@ -71,10 +71,9 @@ def _generate(flat, system: EquationSystem, aliases, dummies, states, blocks, cl
     x = ca.SX.sym("x", len(states))
     p = ca.SX.sym("p", len(flat.parameters))
     values: dict[sp.Symbol, Any] = {time: t}
-    for i, prm in enumerate(flat.parameters):
-        values[prm.symbol] = p[i]
-    for i, v in enumerate(states):
-        values[system.symbols[v]] = x[i]
+    # the elements split off at once: indexing p[i] one by one costs about 3 us each
+    values.update(zip([prm.symbol for prm in flat.parameters], _elements(p)))
+    values.update(zip([system.symbols[v] for v in states], _elements(x)))
     z_syms: list[ca.SX] = []
     algebraics: list[int] = []
     alg_res: list[ca.SX] = []
@@ -153,6 +152,11 @@ def _generate(flat, system: EquationSystem, aliases, dummies, states, blocks, cl
                                                    time_derivative(t, x, z, ode, alg))
     compiled.events = compile_events(flat, system, aliases, values, states, x, p)
     return compiled
+
+
+def _elements(column: ca.SX) -> list:
+    """The elements of an SX column, each a 1x1 SX."""
+    return ca.vertsplit(column) if column.numel() else []
 
 
 class _Samples:

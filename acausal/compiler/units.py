@@ -33,12 +33,15 @@ Decisions, as Modelica tools and ModelingToolkit's ``validate_units`` make them:
 The check runs right after flattening, on each equation as its component wrote it, so that an
 error names the component, the equation as written and the unit of each term. It is cheap: an
 equation copied from the template of an identical component (see acausal.language.templates) is
-not checked again, and each unit string is parsed once.
+not checked again, nor is a connection equation whose members declare one unit string (marked
+when flattened), each unit string is parsed once, and only the symbols of the equations looked
+at get a dimension.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from fractions import Fraction
 from typing import Any
@@ -364,40 +367,69 @@ class UnitWalker:
 # --------------------------------------------------------------------------------------------
 
 
-def symbol_dimensions(flat: Any) -> dict[sp.Symbol, Dim | None]:
-    """The dimension of each variable and parameter symbol of a flat model (None: no unit).
+def symbol_dimensions(flat: Any, symbols: set | None = None) -> dict[sp.Symbol, Dim | None]:
+    """The dimension of each variable and parameter symbol of a flat model (None: no unit);
+    with ``symbols``, of those only (and ``time``), though every unit string is parsed.
 
-    Raises ModelDefinitionError for a unit string that is not a unit, naming the variable."""
+    Raises ModelDefinitionError for a unit string that is not a unit, naming the first variable
+    or parameter that has it."""
+    return _dimensions(flat, symbols)[0]
+
+
+def _dimensions(flat: Any, symbols: set | None) -> tuple[dict, dict]:
+    """``symbol_dimensions`` and the dimension of every unit string the model declares."""
     dims: dict[sp.Symbol, Dim | None] = {time: SECOND}
-    for item in (*flat.variables, *flat.parameters):
+    # found by name: a string's hash is cached, a sympy symbol's is a Python call, for each
+    # of a large model's symbols (and an equal copy of a symbol from sympy's cache has the
+    # same name)
+    wanted = None if symbols is None else {s.name for s in symbols if isinstance(s, sp.Symbol)}
+    parsed: dict[str, Dim] = {}
+    for item in itertools.chain(flat.variables, flat.parameters):
         unit = item.unit
-        if unit is None:
-            dims[item.symbol] = None
-            continue
-        try:
-            dims[item.symbol] = parse_unit(unit)
-        except UnitSyntaxError as exc:
-            raise ModelDefinitionError(
-                f"'{item.name}' (declared in '{item.origin or '<root>'}') has unit={unit!r}: "
-                f"{exc}. Write the unit in Modelica's syntax (e.g. 'N.m', 'm/s2', 'kg.m2', "
-                "'1' for dimensionless), or give no unit (unit=None) for an unknown one.") \
-                from None
-    return dims
+        if unit is not None and unit not in parsed:
+            parsed[unit] = _dimension_of(item, unit)
+        symbol = item.symbol
+        if wanted is None or symbol.name in wanted:
+            dims[symbol] = None if unit is None else parsed[unit]
+    return dims, parsed
+
+
+def _dimension_of(item: Any, unit: str) -> Dim:
+    try:
+        return parse_unit(unit)
+    except UnitSyntaxError as exc:
+        raise ModelDefinitionError(
+            f"'{item.name}' (declared in '{item.origin or '<root>'}') has unit={unit!r}: "
+            f"{exc}. Write the unit in Modelica's syntax (e.g. 'N.m', 'm/s2', 'kg.m2', "
+            "'1' for dimensionless), or give no unit (unit=None) for an unknown one.") \
+            from None
 
 
 def check_units(flat: Any) -> None:
     """Raise UnitError for the first equation (or initial equation, or event action) of
-    ``flat`` whose terms have different units. See the module docstring for the rules."""
-    dims = symbol_dimensions(flat)
-    if all(d is None for s, d in dims.items() if s is not time):
+    ``flat`` whose terms have different units. See the module docstring for the rules.
+
+    Every unit string is parsed (a ModelDefinitionError names the first variable whose unit is
+    not one); dimensions are given to the symbols of the equations looked at only: a large
+    model's equations are mostly copies of checked ones and connections of one unit string.
+    """
+    equations = [eq for eq in (*flat.equations, *flat.initial_equations)
+                 if eq.check_units and not eq.residual.is_Symbol]  # flow = 0: no terms
+    symbols: set = set()
+    for eq in equations:
+        symbols.update(eq.residual.free_symbols)
+    for event in flat.events:
+        symbols.update(_free_symbols(event.condition))
+        for action in event.actions:
+            if isinstance(action, Action):
+                symbols.update(_free_symbols(action.target))
+                symbols.update(_free_symbols(action.value))
+    dims, units = _dimensions(flat, symbols)
+    if not units:
         return  # nothing declares a unit (a model of pure numbers): nothing to compare
     walker = UnitWalker(dims)
-    for eq in (*flat.equations, *flat.initial_equations):
-        if not eq.check_units:
-            continue
+    for eq in equations:
         residual = eq.residual
-        if residual.is_Symbol:
-            continue  # an unconnected flow = 0, or a variable set to zero
         if residual.is_Add and _same_unit_symbols(residual.args, dims):
             continue  # a connection equation (a = b, sum of flows): most equations are
         try:
@@ -415,6 +447,10 @@ def check_units(flat: Any) -> None:
         except _Mismatch as err:
             raise UnitError(_message(event.label, None, err, walker, dims)) \
                 from None
+
+
+def _free_symbols(value: Any) -> set:
+    return value.free_symbols if isinstance(value, sp.Basic) else set()
 
 
 def _parts(err: _Mismatch, text: Any) -> str:

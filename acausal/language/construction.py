@@ -129,6 +129,10 @@ def guard_construction(init):
             levels.pop()
             if not levels and not state.bind_depth:
                 _restore_limit(state)
+            # the frame object refers to its own locals, this one among them: a reference
+            # cycle that kept every construction's frame (and its callers') alive until the
+            # cyclic collector ran, thousands of frames for a large model
+            del frame
 
     guarded._acausal_guarded = True
     return guarded

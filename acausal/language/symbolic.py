@@ -248,7 +248,8 @@ def product_of(factors) -> sp.Expr:
     for f in factors:
         for g in (f.args if f.is_Mul else (f,)):
             if g.is_Number:
-                coeff = coeff * g
+                # sympy's multiplication of numbers costs a microsecond: skipped for a 1
+                coeff = g if coeff is sp.S.One else coeff if g is sp.S.One else coeff * g
             else:
                 rest.append(g)
     if coeff is sp.S.Zero:
@@ -302,6 +303,16 @@ def substituted(expr: sp.Basic, mapping: dict) -> sp.Basic:
     if not args:
         return expr
     new_args = tuple([substituted(a, mapping) for a in args])
+    if all(a is b for a, b in zip(new_args, args)):
+        # nothing renamed below: the node itself (rebuilding it costs time, and sympy rewrites
+        # some nodes when they are built, e.g. a Piecewise inside a condition becomes an ITE)
+        return expr
+    return rebuilt(expr, new_args)
+
+
+def rebuilt(expr: sp.Basic, new_args: tuple) -> sp.Basic:
+    """The node ``expr`` with the arguments ``new_args`` (renamed ones, see
+    :func:`substituted`), without sympy's evaluation."""
     if type(expr) is der and new_args[0].is_Symbol:
         return der.renamed(new_args[0])
     if expr.is_Add:

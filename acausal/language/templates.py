@@ -14,7 +14,10 @@ renaming; so does acausal:
 * The first instance's ``equations()`` is called as usual; its residuals, after the chain rule
   for ``der(expression)``, are the template. Every further instance gets them by renaming the
   first instance's symbols to its own, rebuilding the expression trees without sympy's
-  re-canonicalisation (about a tenth of the cost of ``xreplace``).
+  re-canonicalisation (about a tenth of the cost of ``xreplace``). Each residual is read once
+  into a *recipe*, its tree in postfix order with the symbols as positions in the instance's
+  symbol list; an instance runs the recipes (no dictionary look-up per node, and the
+  sub-trees without the component's symbols are taken as they are).
 * A template is only made when the first instance's equations use nothing but the symbols of
   its own subtree, of the shared outside parts in its key, and ``time``; anything else (a symbol
   reached through a parent, a symbol created on the fly) keeps that class instance-by-instance.
@@ -24,14 +27,14 @@ renaming; so does acausal:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import sympy as sp
 
 from .model import Component, Node
-from .symbolic import substituted, time
+from .symbolic import rebuilt, substituted, time
 
 #: Attributes the language itself keeps on every node (binding state, the constructor call and
 #: the parameter values given to it): not part of a key. Everything else a component stores,
@@ -57,6 +60,7 @@ class Template:
     symbols: list[sp.Symbol]  # the first instance's subtree symbols, in binding order
     # residual, display, number, plain, unit-checked (see flatten's _component_equations)
     equations: list[tuple[sp.Expr, Any, int, bool, bool]]
+    recipes: list[list] = field(default_factory=list)  # of each residual (see _add_recipe)
 
 
 class _Unshared(Exception):
@@ -127,27 +131,86 @@ class TemplateCache:
             if display is not None and not _free_symbols(display) <= allowed:
                 self.templates[key] = None
                 return
-        self.templates[key] = Template(symbols, equations)
+        position = {s: i for i, s in enumerate(symbols)}
+        recipes = []
+        for residual, *_ in equations:
+            recipe: list = []
+            _add_recipe(residual, position, recipe)
+            recipes.append(recipe)
+        self.templates[key] = Template(symbols, equations, recipes)
 
     @staticmethod
     def instantiate(template: Template, comp: Component) -> list[tuple]:
         """The template's equations in the symbols of ``comp``."""
-        mapping = dict(zip(template.symbols, subtree_symbols(comp), strict=True))
-        return [(substituted(r, mapping), LazyRenamed(d, mapping) if d is not None else None,
-                 number, plain, checked) for r, d, number, plain, checked in template.equations]
+        symbols = subtree_symbols(comp)
+        if len(symbols) != len(template.symbols):
+            raise ValueError(f"{comp.path} has {len(symbols)} symbols, its template "
+                             f"{len(template.symbols)}")
+        return [(_run_recipe(recipe, symbols),
+                 LazyRenamed(d, template.symbols, symbols) if d is not None else None,
+                 number, plain, checked)
+                for recipe, (_, d, number, plain, checked) in zip(template.recipes,
+                                                                  template.equations)]
 
 
 class LazyRenamed:
     """A display relation renamed only when it is printed (most never are)."""
 
-    __slots__ = ("expr", "mapping")
+    __slots__ = ("expr", "old", "new")
 
-    def __init__(self, expr: Any, mapping: dict) -> None:
+    def __init__(self, expr: Any, old: list, new: list) -> None:
         self.expr = expr
-        self.mapping = mapping
+        self.old = old
+        self.new = new
 
     def resolve(self) -> Any:
-        return substituted(self.expr, self.mapping)
+        return substituted(self.expr, dict(zip(self.old, self.new)))
+
+
+def _add_recipe(expr: sp.Basic, position: dict, recipe: list) -> bool:
+    """Append the recipe of ``expr`` to ``recipe``; whether it holds a renamed symbol.
+
+    A recipe is the tree in postfix order: an ``int`` stands for the symbol at that position
+    of the instance's symbol list (``position``: the template's symbols, found by equality, so
+    that an equal copy of a symbol, which sympy's cache may hand out, counts too), a tuple
+    ``(node, n)`` for ``node`` rebuilt from the last ``n`` values, anything else for itself (a
+    number, ``time``, a sub-tree without renamed symbols)."""
+    if expr.is_Symbol:
+        k = position.get(expr)
+        recipe.append(expr if k is None else k)
+        return k is not None
+    args = expr.args
+    if not args:
+        recipe.append(expr)
+        return False
+    start = len(recipe)
+    renamed = False
+    for arg in args:
+        renamed = _add_recipe(arg, position, recipe) or renamed
+    if not renamed:
+        del recipe[start:]
+        recipe.append(expr)
+        return False
+    recipe.append((expr, len(args)))
+    return True
+
+
+def _run_recipe(recipe: list, symbols: list) -> sp.Basic:
+    """The expression of ``recipe`` (see :func:`_add_recipe`) in ``symbols``."""
+    stack: list = []
+    push = stack.append
+    for step in recipe:
+        kind = type(step)
+        if kind is int:
+            push(symbols[step])
+        elif kind is tuple:
+            node, n = step
+            args = tuple(stack[-n:])
+            del stack[-n:]
+            push(rebuilt(node, args))
+        else:
+            push(step)
+    return stack[0]
 
 
 def _free_symbols(display: Any) -> set:

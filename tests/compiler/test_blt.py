@@ -8,7 +8,7 @@ import sympy as sp
 
 from acausal import Component, Eq, Parameter, StructurallySingularError, Variable, compile, time
 from acausal.compiler.flatten import flatten
-from acausal.compiler.structure.blt import blt, solve_linear, tear_block
+from acausal.compiler.structure.blt import blt, linear_solution, solve_linear, tear_block
 from acausal.compiler.structure.system import build_equation_system
 
 
@@ -179,6 +179,35 @@ def test_solve_linear():
     assert solve_linear(y - 1, x) is None  # x does not occur
     assert solve_linear(x * y - 1, x) == 1 / y
     assert solve_linear(sp.sin(x) - y, x) is None
+
+
+def test_linear_solution_by_the_structure_of_the_residual():
+    """The shapes split by inspection (the code generator's assignments), each checked
+    against the solution of the equation."""
+    x, y, p = sp.symbols("x y p", real=True)
+    cases = [(-x + y + p, y + p, -1), (x - y, y, 1), (2 * x + y, -y / 2, 2),
+             (p * x - y, y / p, p), (sp.Mul(3, x, evaluate=False) - 1, sp.Rational(1, 3), 3),
+             (p * (x - y) + 1, y - 1 / p, p)]
+    for residual, solution, coefficient in cases:
+        found, coeff = linear_solution(residual, x)
+        assert sp.simplify(found - solution) == 0, residual
+        assert sp.simplify(coeff - coefficient) == 0, residual
+    assert linear_solution(x ** 2 + y, x) is None
+    assert linear_solution(sp.sin(x) + y, x) is None
+    assert linear_solution(0 * x + y, x) is None  # x does not occur
+    assert linear_solution(sp.Mul(0, x, evaluate=False) + y, x) is None  # a zero coefficient
+
+
+def test_an_equal_copy_of_the_unknown_counts_as_the_unknown():
+    """sympy's cache can hand out an equal copy of a symbol (another object): the structure
+    is read by equality, not identity."""
+    x, y = sp.symbols("x y", real=True)
+    copy = sp.Symbol.__xnew__(sp.Symbol, "x", real=True)  # bypasses sympy's cache
+    assert copy == x and copy is not x
+    found, coeff = linear_solution(-copy + 2 * y, x)
+    assert found == 2 * y and coeff == -1
+    found, coeff = linear_solution(sp.Mul(3, copy, evaluate=False) - y, x)
+    assert sp.simplify(found - y / 3) == 0 and coeff == 3
 
 
 def test_compiled_linear_loop_is_solved_symbolically():

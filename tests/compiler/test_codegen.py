@@ -49,6 +49,10 @@ def reference(expr, xv, yv, zv=0.5):
     x * y / (1 + y ** 2),
     -x,
     -x * y,
+    -x * y * z,  # a negation of the rest of the product
+    sp.Mul(sp.Float(-1.0), x, evaluate=False),  # a float -1 is a negation too
+    sp.Mul(sp.Float(-1.0), x, y, evaluate=False),
+    sp.Mul(-2, x, y ** -2, evaluate=False),  # a negative power divides
     x ** 2, x ** 3, x ** 5, x ** -1, x ** -2, (1 + y ** 2) ** -3,
     sp.sqrt(1 + x ** 2), (2 + y) ** sp.Rational(3, 2), (1 + x ** 2) ** 0.25,
     (1 + x ** 2) ** y,

@@ -175,3 +175,13 @@ def test_a_singular_system_names_the_later_conflicting_equation():
     incidence = [[0], [0]]
     m = maximum_matching(2, 1, incidence)
     assert m.eq_to_var == [0, -1]
+
+
+def test_a_variable_listed_twice_in_an_equation_counts_once():
+    """Karp-Sipser's degrees count each variable of an equation once (a repeated entry would
+    make a variable look shared and an equation look larger than they are)."""
+    incidence = [[0, 0, 1], [1, 1], [2, 1, 2]]
+    m = maximum_matching(3, 3, incidence)
+    assert sorted(m.eq_to_var) == [0, 1, 2]
+    assert m.eq_to_var[1] == 1 and m.eq_to_var[0] == 0 and m.eq_to_var[2] == 2
+    assert incidence == [[0, 0, 1], [1, 1], [2, 1, 2]]  # the caller's lists are left as given

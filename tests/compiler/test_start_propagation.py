@@ -23,10 +23,24 @@ class OffsetAlias(Component):
                 Eq(sp.cos(self.phi_abs), self.x)]
 
 
+class ScaledOffset(OffsetAlias):
+    """The same relation written with a factor 2: not an offset alias, which the compiler would
+    substitute (acausal.compiler.structure.offsets), so ``phi_abs`` stays the unknown."""
+
+    def equations(self):
+        return [Eq(der(self.x), 0), Eq(2 * self.phi, 2 * (self.phi_abs - self.off)),
+                Eq(sp.cos(self.phi_abs), self.x)]
+
+
 @pytest.mark.parametrize("off", [0.0, 0.3, -0.4])
-def test_guess_selects_the_root_through_an_offset(off):
-    cs = compile(OffsetAlias())
-    assert cs.algebraic_names == ["phi_abs"]  # the start-less variable is the iteration one
+@pytest.mark.parametrize("model, iterated", [
+    # phi_abs = phi + off is substituted: phi, which has the guess, is iterated on
+    (OffsetAlias, "phi"),
+    # the start-less variable is iterated on: the guess reaches it through the equation
+    (ScaledOffset, "phi_abs")], ids=["offset-alias", "scaled"])
+def test_guess_selects_the_root_through_an_offset(off, model, iterated):
+    cs = compile(model())
+    assert cs.algebraic_names == [iterated]
     sol = cs.simulate(1.0, n_points=3, params={"off": off})
     assert sol["phi_abs"][0] == pytest.approx(-math.acos(0.5), abs=1e-10)
     assert sol["phi"][-1] == pytest.approx(-math.acos(0.5) - off, abs=1e-10)

@@ -288,3 +288,14 @@ def test_renaming_helpers_keep_the_expression():
     assert product_of([sp.Integer(-1), -x, 2 * y]) == 2 * x * y
     assert sum_of([x]) is x and sum_of([]) == 0
     assert sp.expand(sum_of([x, -y, 3 * z]) - (x - y + 3 * z)) == 0
+
+
+def test_renaming_keeps_the_sub_trees_it_does_not_touch():
+    """A sub-tree without a renamed symbol is the same object afterwards (not rebuilt: sympy
+    rewrites some nodes when they are built, and rebuilding costs time)."""
+    x, y, z = (real_symbol(n) for n in "xyz")
+    untouched = sp.Piecewise((sp.sin(y), y > 0), (0, True))
+    renamed = substituted(x * untouched + 2, {x: z})
+    assert renamed == z * untouched + 2
+    assert any(arg is untouched for term in renamed.args for arg in term.args)
+    assert substituted(untouched, {x: z}) is untouched

@@ -272,3 +272,86 @@ def test_a_library_function_declares_its_unit_rule():
     from acausal.compiler.flatten import flatten
     from acausal.compiler.units import check_units
     check_units(flatten(same()))
+
+
+class _Gain(Component):
+    """``y = k x`` (consistent as declared: x, y in m, k dimensionless)."""
+
+    x = Variable(unit="m")
+    y = Variable(unit="m")
+    k = Parameter(2.0, unit="1")
+
+    def equations(self):
+        return [Eq(self.y, self.k * self.x), Eq(der(self.x), 1)]
+
+
+@pytest.mark.parametrize("override", [
+    {"k": Parameter(2.0, unit="s", fixed=False)},  # a parameter computed at initialisation
+    {"k": ac.Input(2.0, unit="s")},  # a parameter given as an input
+    {"x": ac.Input(unit="s")},  # a variable given as an input
+], ids=["computed-parameter", "input-parameter", "input-variable"])
+@pytest.mark.parametrize("which", ["first", "second"])
+def test_an_instance_whose_units_differ_is_checked_on_its_own(override, which):
+    """Identical instances share one check (templates); one created with a unit of its own
+    must not hide behind it, whether it comes first or second: the error names it."""
+    def make(name):
+        return _Gain(**override) if name == which else _Gain()
+
+    class Pair(Component):
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            self.first = make("first")
+            self.second = make("second")
+
+    with pytest.raises(UnitError) as err:
+        Pair().compile()
+    lines = str(err.value).splitlines()
+    assert lines[0] == f"Units do not match in equation 1 of _Gain '{which}':"
+    assert lines[1].strip() == f"{which}.y = {which}.k*{which}.x"
+
+
+def test_a_connection_of_different_units_is_checked():
+    """Connection equations whose members declare one unit string are not looked at; members
+    with different strings are: a dimension mismatch names the connection set, one unit
+    written two ways (N.m and J) passes."""
+    from acausal import Connector, Flow, Potential, connect
+
+    def pin(u_unit, i_unit):
+        class Pin(Connector):
+            u = Potential(unit=u_unit)
+            i = Flow(unit=i_unit)
+        return Pin
+
+    def model(second_pin):
+        class End(Component):
+            p = pin("N.m", "A")()
+
+            def equations(self):
+                return [Eq(self.p.u, 0)]
+
+        class Other(Component):
+            p = second_pin()
+            x = Variable(start=0.0, fixed=True, unit="s")
+
+            def equations(self):
+                return [Eq(der(self.x), 1)]
+
+        class Both(Component):
+            a = End()
+            b = Other()
+
+            def connections(self):
+                return [connect(self.a.p, self.b.p)]
+
+        return Both()
+
+    with pytest.raises(UnitError, match=r"connection set \{a\.p, b\.p\}"):
+        model(pin("V", "A")).compile()
+    with pytest.raises(UnitError, match=r"connection set \{a\.p, b\.p\}"):
+        model(pin("N.m", "V")).compile()
+    from acausal.compiler.flatten import flatten
+    from acausal.compiler.units import check_units
+    flat = flatten(model(pin("J", "A")))
+    check_units(flat)
+    assert [e.check_units for e in flat.equations if e.label.startswith("connection")] == \
+        [True, False]  # u: N.m against J, looked at; i: A against A, not

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 import sympy as sp
 
 from ...base.errors import InitializationError, OverdeterminedError, StructurallySingularError
-from ...language.symbolic import real_symbol, substituted
+from ...language.symbolic import product_of, real_symbol, substituted
 from ..flatten import FlatVariable
 from .system import EquationSystem
 
@@ -160,7 +160,9 @@ class _SignedUnionFind:
             self.union(wb, wa, s2)
 
 
-def _rep_key(system: EquationSystem, v: int):
+def alias_preference(system: EquationSystem, v: int) -> tuple:
+    """Sort key of the variables of an alias class: the smallest becomes its representative
+    (a declared variable before a connector's, a higher state priority, a fixed start)."""
     info = system.info[v]
     if info is None:
         return (1, 1, 0.0, 1, v)
@@ -194,30 +196,9 @@ def eliminate_aliases(system: EquationSystem) -> tuple[EquationSystem, AliasMap]
     rep_of_root: dict[int, tuple[int, int]] = {}  # root -> (rep old var, rep = s * root)
     new_placeholders: dict[int, sp.Symbol] = {}
 
-    def choose(root: int) -> tuple[int, int]:
-        if root in rep_of_root:
-            return rep_of_root[root]
-        cands = members[root]
-        required_sign = None
-        if root in uf.integ:
-            w, sw = uf.integ[root]  # root = sw * der(w)
-            rw, s_w = uf.find(w)  # w = s_w * rw
-            rep_w, s_rep_w = choose(rw)  # rep_w = s_rep_w * rw
-            # der(rep_w) = s_rep_w * s_w * der(w) = s_rep_w * s_w * sw * root
-            required_sign = s_rep_w * s_w * sw
-            cands = [(v, s) for v, s in cands if s == required_sign]
-        if cands:
-            v, s = min(cands, key=lambda vs: _rep_key(system, vs[0]))
-            rep_of_root[root] = (v, s)
-        else:
-            # No member is der(rep_w) with the right sign: a fresh placeholder is.
-            rep_of_root[root] = (-1 - root, required_sign)
-            new_placeholders[root] = rep_w
-        return rep_of_root[root]
-
     roots = sorted(r for r in members if r != uf.zero)
     for r in roots:
-        choose(r)
+        _choose_representative(r, system, uf, members, rep_of_root, new_placeholders)
 
     # New variable numbering: representatives in order of their old index.
     def sort_key(r):
@@ -243,26 +224,30 @@ def eliminate_aliases(system: EquationSystem) -> tuple[EquationSystem, AliasMap]
             var_to_diff[new_index[r]] = new_index[d_root]
             diff_to_var[new_index[d_root]] = new_index[r]
 
-    amap = AliasMap([system.name(v) for v in range(n)], [0] * n, [-1] * n)
-    replacement: dict[sp.Symbol, sp.Expr] = {}
+    amap = AliasMap([s.name for s in system.symbols], [0] * n, [-1] * n)
+    # the value of each old variable in the new ones, by index (None: itself, unchanged);
+    # sympy symbols as dictionary keys cost a Python call per hash
+    replacement: list[sp.Expr | None] = [None] * n
     for root, mems in members.items():
         for v, s in mems:
             if root == uf.zero:
                 amap.sign[v], amap.target[v] = 0, -1
-                replacement[system.symbols[v]] = sp.S.Zero
+                replacement[v] = sp.S.Zero
                 continue
             _, s_rep = rep_of_root[root]
             sign = s * s_rep  # v = s*root, rep = s_rep*root -> v = s*s_rep*rep
             k = new_index[root]
             amap.sign[v], amap.target[v] = sign, k
             if system.symbols[v] is not symbols[k] or sign != 1:
-                replacement[system.symbols[v]] = symbols[k] if sign == 1 else -symbols[k]
+                replacement[v] = symbols[k] if sign == 1 else \
+                    product_of((sp.S.NegativeOne, symbols[k]))  # -x, without evaluating
     _check_zero_class(system, members.get(uf.zero, []))
 
     reduced = EquationSystem(symbols=symbols, info=info, var_to_diff=var_to_diff,
                              diff_to_var=diff_to_var, residuals=[], incidence=[], sources=[],
                              eq_to_diff=[], diff_to_eq=[], parameters=system.parameters)
     reduced.index_of = {s: i for i, s in enumerate(symbols)}
+    everywhere: dict | None = None  # every replacement, by symbol
     for e in kept_eqs:
         residual = system.residuals[e]
         old_vars = system.incidence[e]
@@ -270,13 +255,16 @@ def eliminate_aliases(system: EquationSystem) -> tuple[EquationSystem, AliasMap]
         if -1 not in targets and len(set(targets)) == len(targets):
             # Distinct variables stay distinct (none becomes zero): a renaming, nothing can
             # cancel, and the new incidence follows from the old one.
-            renaming = {system.symbols[v]: replacement[system.symbols[v]] for v in old_vars
-                        if system.symbols[v] in replacement}
+            renaming = {system.symbols[v]: replacement[v] for v in old_vars
+                        if replacement[v] is not None}
             if renaming:
                 residual = substituted(residual, renaming)
             reduced.add_equation(residual, system.sources[e], sorted(targets))
             continue
-        residual = residual.xreplace(replacement)
+        if everywhere is None:  # built for the first equation that needs it (few do)
+            everywhere = {system.symbols[v]: replacement[v] for v in range(n)
+                          if replacement[v] is not None}
+        residual = residual.xreplace(everywhere)
         source = system.sources[e]
         if residual == 0 or (residual.is_number and not residual.free_symbols):
             what = "is always satisfied (redundant)" if residual == 0 else "can never hold"
@@ -285,6 +273,34 @@ def eliminate_aliases(system: EquationSystem) -> tuple[EquationSystem, AliasMap]
                 "It duplicates (or contradicts) a connection or another equation: remove it.")
         reduced.add_equation(residual, source, reduced.incidence_of(residual, source.label))
     return reduced, amap
+
+
+def _choose_representative(root: int, system: EquationSystem, uf: _SignedUnionFind,
+                           members: dict, rep_of_root: dict, new_placeholders: dict
+                           ) -> tuple[int, int]:
+    """``(representative, sign)`` of the class of ``root`` (recorded in ``rep_of_root``); the
+    class of its integral first. (A module function, not a closure: a recursive closure is a
+    reference cycle that kept the unreduced system alive until the cyclic collector ran.)"""
+    if root in rep_of_root:
+        return rep_of_root[root]
+    cands = members[root]
+    required_sign = None
+    if root in uf.integ:
+        w, sw = uf.integ[root]  # root = sw * der(w)
+        rw, s_w = uf.find(w)  # w = s_w * rw
+        rep_w, s_rep_w = _choose_representative(rw, system, uf, members, rep_of_root,
+                                                new_placeholders)  # rep_w = s_rep_w * rw
+        # der(rep_w) = s_rep_w * s_w * der(w) = s_rep_w * s_w * sw * root
+        required_sign = s_rep_w * s_w * sw
+        cands = [(v, s) for v, s in cands if s == required_sign]
+    if cands:
+        v, s = min(cands, key=lambda vs: alias_preference(system, vs[0]))
+        rep_of_root[root] = (v, s)
+    else:
+        # No member is der(rep_w) with the right sign: a fresh placeholder is.
+        rep_of_root[root] = (-1 - root, required_sign)
+        new_placeholders[root] = rep_w
+    return rep_of_root[root]
 
 
 def _merged_info(system: EquationSystem, mems, rep: int, rep_sign: int) -> FlatVariable | None:
@@ -327,8 +343,17 @@ def _merged_info(system: EquationSystem, mems, rep: int, rep_sign: int) -> FlatV
         start = fixed_from[0][1]
     if base is None:
         return None
+    depth = base.start_depth if depth is None else depth
+    if _same(start, base.start) and fixed == base.fixed and _same(guess, base.guess) \
+            and priority == base.state_priority and depth == base.start_depth:
+        return base  # nothing merged in (most classes): no copy, a third of this pass's time
     return replace(base, start=start, fixed=fixed, guess=guess, state_priority=priority,
-                   start_depth=base.start_depth if depth is None else depth)
+                   start_depth=depth)
+
+
+def _same(a, b) -> bool:
+    """The same start or guess: one object, or equal numbers of one type."""
+    return a is b or (type(a) in (int, float) and type(a) is type(b) and a == b)
 
 
 def _is_number(x) -> bool:

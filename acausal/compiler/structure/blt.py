@@ -147,11 +147,18 @@ def _mentions(expr: sp.Basic, symbol: sp.Symbol) -> bool:
     while stack:
         node = stack.pop()
         if node.is_Symbol:
-            if node == symbol:
+            if _same_symbol(node, symbol):
                 return True
         else:
             stack.extend(node.args)
     return False
+
+
+def _same_symbol(node: sp.Symbol, symbol: sp.Symbol) -> bool:
+    """``node == symbol`` for a symbol ``node``, the names compared first: most symbols met are
+    others, and a string comparison rejects them at a fraction of sympy's equality (which is
+    still asked: sympy's cache can hand out an equal copy of a symbol)."""
+    return node is symbol or (node.name == symbol.name and node == symbol)
 
 
 _UNKNOWN = object()  # the structure does not tell whether an expression is linear
@@ -161,10 +168,10 @@ def _linear_parts(expr: sp.Expr, symbol: sp.Symbol):
     """``(a, b)`` as lists of terms with ``expr = sum(a) * symbol + sum(b)``, both free of
     ``symbol``; None when ``symbol`` occurs nonlinearly (a power, a smooth function);
     ``_UNKNOWN`` when the structure cannot tell (a product with ``symbol`` in two factors, a
-    ``Piecewise``), for ``sympy.diff`` to decide."""
-    if expr.is_Symbol and expr == symbol:
-        return [sp.S.One], []
-    if not _mentions(expr, symbol):
+    ``Piecewise``), for ``sympy.diff`` to decide. Each node is walked once."""
+    if expr.is_Symbol:
+        return ([sp.S.One], []) if _same_symbol(expr, symbol) else ([], [expr])
+    if expr.is_Number:
         return [], [expr]
     if expr.is_Add:
         a, b = [], []
@@ -176,15 +183,23 @@ def _linear_parts(expr: sp.Expr, symbol: sp.Symbol):
             b += parts[1]
         return a, b
     if expr.is_Mul:
-        inside = [f for f in expr.args if _mentions(f, symbol)]
+        args = expr.args
+        if len(args) == 2 and args[0].is_Number and args[1].is_Symbol:  # -x, 2*x: most
+            x = args[1]
+            return ([args[0]], []) if _same_symbol(x, symbol) else ([], [expr])
+        inside = [f for f in args if _mentions(f, symbol)]
+        if not inside:
+            return [], [expr]
         if len(inside) > 1:
             return _UNKNOWN
         parts = _linear_parts(inside[0], symbol)
         if parts is None or parts is _UNKNOWN:
             return parts
-        rest = [f for f in expr.args if f is not inside[0]]
+        rest = [f for f in args if f is not inside[0]]
         return ([product_of([*rest, sum_of(parts[0])])] if parts[0] else [],
                 [product_of([*rest, sum_of(parts[1])])] if parts[1] else [])
+    if not _mentions(expr, symbol):
+        return [], [expr]
     if expr.is_Pow:
         return _linear_parts(expr.base, symbol) if expr.exp == 1 else None
     if isinstance(expr, sp.Function) and not isinstance(expr, sp.Piecewise):
@@ -208,14 +223,16 @@ def linear_solution(residual: sp.Expr, symbol: sp.Symbol) -> tuple[sp.Expr, sp.E
         if not a_terms:
             return None
         coeff = sum_of(a_terms)
-        if not coeff.free_symbols:
-            coeff = sp.sympify(float(coeff)) if not coeff.is_Number else coeff
-            if coeff == 0:
-                return None
+        if not coeff.is_Number and not coeff.free_symbols:
+            coeff = sp.sympify(float(coeff))
+        if coeff.is_Number and coeff == 0:
+            return None
         if not b_terms:
             return sp.S.Zero, coeff
+        if coeff is sp.S.NegativeOne:  # -x + b = 0 (most equations): x = b
+            return sum_of(b_terms), coeff
         solution = product_of([sp.S.NegativeOne, sum_of(b_terms)])
-        if coeff != 1:
+        if coeff is not sp.S.One and coeff != 1:
             solution = product_of([solution, sp.Pow(coeff, -1, evaluate=False)])
         return solution, coeff
     a = sp.diff(residual, symbol)

@@ -158,47 +158,65 @@ def _karp_sipser(n_eqs: int, n_vars: int, incidence: Sequence[Sequence[int]]) ->
     this leaves almost nothing for the augmenting paths, whose searches can each cross the
     whole chain (a 100-link spatial chain needed thousands after the plain greedy start)."""
     m = Matching(n_eqs, n_vars)
+    eq_to_var, var_to_eq = m.eq_to_var, m.var_to_eq
+    # each equation's variables and each variable's equations without repeats (a repeat is
+    # rare: marked by the last equation that listed the variable, not found by a set per list)
+    incidence = list(incidence)
     eqs_of: list[list[int]] = [[] for _ in range(n_vars)]
+    last = [-1] * n_vars
     for e in range(n_eqs):
-        for v in incidence[e]:
+        inc = incidence[e]
+        for v in inc:
+            if last[v] == e:
+                inc = list(dict.fromkeys(inc))
+                incidence[e] = inc
+                break
+            last[v] = e
+        for v in inc:
             eqs_of[v].append(e)
-    eq_degree = [len(set(incidence[e])) for e in range(n_eqs)]
-    var_degree = [len(set(eqs_of[v])) for v in range(n_vars)]
+    eq_degree = [len(inc) for inc in incidence]
+    var_degree = [len(es) for es in eqs_of]
     eq_done = [False] * n_eqs
     var_done = [False] * n_vars
-    # degree-1 vertices: ("e", e) or ("v", v); stale entries are skipped when popped
-    ones = [(0, e) for e in range(n_eqs) if eq_degree[e] == 1] + \
-        [(1, v) for v in range(n_vars) if var_degree[v] == 1]
-    order = sorted(range(n_eqs), key=lambda e: len(incidence[e]))
+    # vertices with one unmatched neighbour left: equation e as e, variable v as ~v (< 0);
+    # stale entries are skipped when popped
+    ones = [e for e in range(n_eqs) if eq_degree[e] == 1] + \
+        [~v for v in range(n_vars) if var_degree[v] == 1]
+    order = sorted(range(n_eqs), key=eq_degree.__getitem__)  # the lengths, before any take
     next_greedy = 0
 
     def take(e: int, v: int) -> None:
-        m.eq_to_var[e], m.var_to_eq[v] = v, e
+        eq_to_var[e], var_to_eq[v] = v, e
         eq_done[e] = var_done[v] = True
-        for w in set(incidence[e]):  # the variables of e lose an equation
+        for w in incidence[e]:  # the variables of e lose an equation
             if not var_done[w]:
                 var_degree[w] -= 1
                 if var_degree[w] == 1:
-                    ones.append((1, w))
-        for f in set(eqs_of[v]):  # the equations of v lose a variable
+                    ones.append(~w)
+        for f in eqs_of[v]:  # the equations of v lose a variable
             if not eq_done[f]:
                 eq_degree[f] -= 1
                 if eq_degree[f] == 1:
-                    ones.append((0, f))
+                    ones.append(f)
 
     while True:
         while ones:
-            side, k = ones.pop()
-            if side == 0:
+            k = ones.pop()
+            if k >= 0:
                 if eq_done[k] or eq_degree[k] != 1:
                     continue
-                v = next(w for w in incidence[k] if not var_done[w])
-                take(k, v)
+                for v in incidence[k]:
+                    if not var_done[v]:
+                        take(k, v)
+                        break
             else:
+                k = ~k
                 if var_done[k] or var_degree[k] != 1:
                     continue
-                e = next(f for f in eqs_of[k] if not eq_done[f])
-                take(e, k)
+                for e in eqs_of[k]:
+                    if not eq_done[e]:
+                        take(e, k)
+                        break
         # no forced pair left: the plain greedy rule once, then forced pairs again
         while next_greedy < n_eqs and (eq_done[order[next_greedy]] or
                                        eq_degree[order[next_greedy]] == 0):

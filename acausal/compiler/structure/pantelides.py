@@ -38,20 +38,31 @@ def time_derivative(system: EquationSystem, r: sp.Expr) -> sp.Expr:
     ``sympy.diff`` for each of its variables. Terms without variables or time drop out, so the
     result has no structural zeros.
     """
-    index_of = system.index_of
-    done: dict[sp.Basic, sp.Expr] = {}
+    return _TimeDerivative(system).d(r)
 
-    def d(e: sp.Basic) -> sp.Expr:
-        found = done.get(e)
+
+class _TimeDerivative:
+    """The chain rule of :func:`time_derivative` for one residual (a class rather than nested
+    functions: recursive closures form reference cycles, thousands of them per compile, that
+    only the cyclic garbage collector frees)."""
+
+    def __init__(self, system: EquationSystem) -> None:
+        self.system = system
+        self.index_of = system.index_of
+        self.done: dict[sp.Basic, sp.Expr] = {}
+
+    def d(self, e: sp.Basic) -> sp.Expr:
+        found = self.done.get(e)
         if found is None:
-            found = done[e] = derive(e)
+            found = self.done[e] = self.derive(e)
         return found
 
-    def derive(e: sp.Basic) -> sp.Expr:
+    def derive(self, e: sp.Basic) -> sp.Expr:
+        d = self.d
         if e.is_Symbol:
-            v = index_of.get(e)
+            v = self.index_of.get(e)
             if v is not None:
-                return system.symbols[system.derivative_var(v)]
+                return self.system.symbols[self.system.derivative_var(v)]
             return _ONE if e is time else _ZERO
         if e.is_Number or not e.args:
             return _ZERO
@@ -82,22 +93,20 @@ def time_derivative(system: EquationSystem, r: sp.Expr) -> sp.Expr:
                 try:
                     outer = e.fdiff(i)
                 except ArgumentIndexError:
-                    return by_sympy(e)
+                    return self.by_sympy(e)
                 if outer.has(sp.Derivative):  # no rule of its own (sign): sympy's diff knows
-                    return by_sympy(e)
+                    return self.by_sympy(e)
                 terms.append(product_of([outer, da]))
             return sum_of(terms)
-        return by_sympy(e)
+        return self.by_sympy(e)
 
-    def by_sympy(e: sp.Basic) -> sp.Expr:
+    def by_sympy(self, e: sp.Basic) -> sp.Expr:
         out = [sp.diff(e, time)] if e.has(time) else []
         for s in sorted(e.free_symbols, key=lambda s: s.name):
-            v = index_of.get(s)
+            v = self.index_of.get(s)
             if v is not None:
-                out.append(sp.diff(e, s) * system.symbols[system.derivative_var(v)])
+                out.append(sp.diff(e, s) * self.system.symbols[self.system.derivative_var(v)])
         return sp.Add(*out)
-
-    return d(r)
 
 
 def differentiate_equation(system: EquationSystem, e: int) -> int:
