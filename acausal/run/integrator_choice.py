@@ -292,7 +292,7 @@ class MethodChoice:
         method; its Jacobian then serves the test above). True when it changed."""
         if self.newton_from is not None or not prob.fixed_point:
             return False
-        steps, _, failures = prob._solver.statistics()
+        steps, _, failures = prob.corrector_counts()
         ref_steps, ref_failures = self._fixed_point_ref
         window, failed = steps - ref_steps, failures - ref_failures
         if window < FIXED_POINT_WINDOW:

@@ -292,6 +292,11 @@ class Problem(SolverFunctions):
         return (not self.is_dae and self.sparse and s is not None and s.fixed_point
                 and s.method.upper() == "ADAMS")
 
+    def corrector_counts(self) -> tuple[int, int, int]:
+        """CVODE's steps, nonlinear iterations and nonlinear convergence failures since the
+        present (or last) call of the compiled driver began (see :attr:`fixed_point`)."""
+        return self._solver.statistics()
+
     def last_point(self) -> tuple[float, np.ndarray]:
         """(t, u): the latest point of the solver's that Python sees: the compiled driver's
         last poll or the end of its last call, else scikit-sundae's last right-hand side."""

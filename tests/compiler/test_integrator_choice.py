@@ -273,7 +273,7 @@ def test_a_failing_fixed_point_iteration_gives_way_to_newtons():
     prob = stand_in(np.eye(2))
     counts = {"now": (100, 150, 2)}  # steps, iterations, convergence failures
     prob.fixed_point = True
-    prob._solver = SimpleNamespace(statistics=lambda: counts["now"])
+    prob.corrector_counts = lambda: counts["now"]
     choice.prepare(prob)
     poll = choice.monitor(prob, None)
     poll(0.1)  # 2 of 100 steps: goes on
