@@ -18,6 +18,12 @@ model. Models (compiled once each; the run's settings are those of the benchmark
     ``benchmarks/hybrid_events.py``'s bristle friction model (Exudyn's
     ``CoordinateSpringDamperExt`` stick/slip automaton, events), 200 s, dt = 1 ms,
     rtol 1e-6, atol 1e-8.
+``chain8``, ``chain12``, ``chain15``, ``chain25``
+    the same chain with 8 to 25 links (16 to 50 states), only where ``--models`` names them:
+    ``--jit on`` compares Adams with Newton's iteration on SUNDIALS' difference quotients (the
+    Adams column) and fixed-point iteration (auto from 30 unknowns on), the measurement behind
+    ``acausal.run.sundials.FIXED_POINT_FROM``; ``--fixed-point-from 0`` lets auto take it on
+    every model, the smaller ones too.
 ``vanderpol``, ``chain10``, ``pendulum``
     the small models of ``benchmarks/small_models.py`` with their settings there.
 
@@ -50,6 +56,8 @@ Usage::
     python benchmarks/integrator_choice.py --models stiff_mount lugre robertson
     python benchmarks/integrator_choice.py --json            # records on stdout
     python benchmarks/integrator_choice.py --quick           # short runs, one repeat (smoke)
+    python benchmarks/integrator_choice.py --models chain8 chain12 chain15 chain20 chain25 \
+        --jit on --fixed-point-from 0                      # where fixed point starts to pay
 
 Exit status 1 when a model fails or the agreement check fails.
 """
@@ -133,6 +141,10 @@ class Robertson(Component):
 
 #: The stiff models, timed only when named.
 STIFF = ("stiff_mount", "lugre", "robertson")
+#: Chains of 8 to 25 links (16 to 50 states, dense Jacobians), not run by default: with ``--jit
+#: on`` their Adams (Newton's iteration on difference quotients) against auto show where
+#: fixed-point iteration starts to pay (``acausal.run.sundials.FIXED_POINT_FROM``).
+CHAIN_SIZES = ("chain8", "chain12", "chain15", "chain25")
 
 
 def models() -> dict:
@@ -144,7 +156,8 @@ def models() -> dict:
     from acausal.components.multibody.examples import Fourbar1
 
     chain = dict(rtol=1e-8, atol=1e-8, n_points=501)
-    out = {f"chain{n}": (lambda n=n: spatial_chain(n), 5.0, chain, 1.0) for n in (5, 20, 100)}
+    out = {f"chain{n}": (lambda n=n: spatial_chain(n), 5.0, chain, 1.0)
+           for n in (5, 8, 12, 15, 20, 25, 100)}
     out["fourbar1"] = (Fourbar1, 5.0, dict(rtol=1e-8, atol=1e-10), None)
     out["masses1000"] = (lambda: MassSpringChain(N=1000), 10.0,
                          dict(rtol=1e-6, atol=1e-8, n_points=501), None)
@@ -232,14 +245,22 @@ def main(argv: list[str] | None = None) -> int:
     specs = models()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", nargs="+", choices=list(specs),
-                        default=[name for name in specs if name not in STIFF])
+                        default=[name for name in specs
+                                 if name not in STIFF and name not in CHAIN_SIZES])
     parser.add_argument("--jit", choices=("off", "on", "both"), default="both")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="1/20 of the time, one repeat")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                         help="wall time (perf_counter) or this process's CPU time")
     parser.add_argument("--json", action="store_true", help="JSON records on stdout")
+    parser.add_argument("--fixed-point-from", type=int, default=None, metavar="N",
+                        help="auto's Adams corrects by fixed-point iteration from N unknowns "
+                             "on (acausal.run.sundials.FIXED_POINT_FROM, 30; 0: every model)")
     args = parser.parse_args(argv)
+    if args.fixed_point_from is not None:
+        from acausal.run import sundials
+
+        sundials.FIXED_POINT_FROM = args.fixed_point_from
     global clock
     clock = CLOCKS[args.clock]
     jits = {"off": [False], "on": [True], "both": [False, True]}[args.jit]

@@ -215,10 +215,10 @@ def for_problem(problem) -> NativeSolver | None:
     missing; ``jit="auto"`` loads it from the cache only (its background builder makes it).
 
     Without compiled functions, ``jit="auto"`` still drives a run that corrects by fixed-point
-    iteration (:attr:`~.sundials.Problem.fixed_point_asked`: a large sparse problem) from the
+    iteration (:attr:`~.sundials.Problem.fixed_point_asked`: 30 unknowns or more) from the
     driver where it is in the cache, calling the virtual machine's functions back
-    (:class:`VirtualMachineFunction`): scikit-sundae has Newton's iteration only, whose exact
-    Jacobian is most of such a run."""
+    (:class:`VirtualMachineFunction`): scikit-sundae has Newton's iteration only, whose
+    Jacobian (exact, or difference quotients where it is dense) is much of such a run."""
     functions = problem._native
     if functions is None:
         if problem.mode != "auto" or not problem.fixed_point_asked:

@@ -40,6 +40,13 @@ from .solver_functions import (  # noqa: F401 - algebraic_jacobian: callers impo
 
 #: Systems with at least this many unknowns use the sparse direct solver (SuperLU_MT).
 SPARSE_FROM = 60
+#: CVODE's Adams in the compiled driver corrects by fixed-point iteration from this many
+#: unknowns on (:attr:`Problem.fixed_point`): below, Newton's iteration with SUNDIALS'
+#: difference quotients (n right-hand sides per Jacobian) costs less than the extra iterations
+#: of the fixed point. Measured on the spatial chain (docs/compiler.md, "Jacobians"): fixed point
+#: takes 13 % more right-hand sides at 16 unknowns and 2 % more at 24, 7 % fewer at 30 and 20 %
+#: fewer at 40; on the 2-state models of benchmarks/small_models.py 25-35 % more.
+FIXED_POINT_FROM = 30
 #: Internal steps allowed between two output times (a guard against hangs, not a tuning knob).
 MAX_NUM_STEPS = 50_000
 #: RHS/residual calls between two progress reports (checked cheaply in the callback).
@@ -118,9 +125,9 @@ class Settings:
     #: the functions the solver calls as machine code (:mod:`.native`): True (compiled before
     #: the run), False (CasADi's virtual machine) or "auto" (tiered: :mod:`.tiering`)
     jit: bool | str = "auto"
-    #: CVODE's Adams may correct by fixed-point iteration where the exact Jacobian would be
-    #: sparse and the compiled driver runs (:attr:`Problem.fixed_point`); set by the run's
-    #: method choice for "auto", which goes over to Newton's iteration where it fails
+    #: CVODE's Adams may correct by fixed-point iteration on problems of ``FIXED_POINT_FROM``
+    #: unknowns or more where the compiled driver runs (:attr:`Problem.fixed_point`); set by
+    #: the run's method choice for "auto", which goes over to Newton's iteration where it fails
     fixed_point: bool = False
     verbose: bool = False  # pass SUNDIALS' own messages on to stderr (else kept for errors)
     #: what an event sequence that accumulates like Zeno behaviour does: "raise", "warn", "off"
@@ -220,6 +227,7 @@ class Problem(SolverFunctions):
         else:
             sparsity = self._build(cs, g_rows)
             n_solver = n
+        self.n_solver = n_solver  # the solver's unknowns (the states alone for a linear loop)
         self.sparse = n_solver >= SPARSE_FROM
         #: the sparsity of the solver's Jacobian (CasADi's), known without building it
         self.jacobian_sparsity = sparsity
@@ -277,20 +285,22 @@ class Problem(SolverFunctions):
     @property
     def fixed_point(self) -> bool:
         """Whether the solver corrects by fixed-point iteration: CVODE's Adams in the compiled
-        driver where the settings allow it and the Jacobian is sparse (60 unknowns or more),
-        whose exact Jacobian is the costliest part of a large model's run (the 100-link chain's
-        200 x 200 Jacobian of a 217 000-instruction right-hand side) and which SUNDIALS'
-        difference quotients do not serve. Dense problems take the quotients, and scikit-sundae
-        has Newton's iteration only."""
+        driver where the settings allow it, on problems of ``FIXED_POINT_FROM`` (30) unknowns
+        or more. There a Jacobian costs more than the fixed point's extra iterations: SUNDIALS'
+        difference quotients take n right-hand sides each (the 20-link chain: 2 160 of its
+        5 886), and on sparse problems (``SPARSE_FROM``), which the quotients do not serve, the
+        exact Jacobian is the costliest part of the run (the 100-link chain's 200 x 200
+        Jacobian of a 217 000-instruction right-hand side). Smaller problems take the
+        quotients, and scikit-sundae has Newton's iteration only."""
         return self.driver == "native" and self._solver is not None and self.fixed_point_asked
 
     @property
     def fixed_point_asked(self) -> bool:
         """Whether the settings ask for fixed-point iteration where it applies (CVODE's Adams
-        on a sparse Jacobian; the compiled driver decides with this)."""
+        on ``FIXED_POINT_FROM`` unknowns or more; the compiled driver decides with this)."""
         s = self.settings
-        return (not self.is_dae and self.sparse and s is not None and s.fixed_point
-                and s.method.upper() == "ADAMS")
+        return (not self.is_dae and self.n_solver >= FIXED_POINT_FROM and s is not None
+                and s.fixed_point and s.method.upper() == "ADAMS")
 
     def corrector_counts(self) -> tuple[int, int, int]:
         """CVODE's steps, nonlinear iterations and nonlinear convergence failures since the

@@ -204,6 +204,24 @@ def test_a_large_non_stiff_model_corrects_by_fixed_point_iteration(c_compiler, t
         assert err_fp <= 3 * err_newton + 10 * 1e-8 * size, name
 
 
+def test_fixed_point_iteration_from_thirty_unknowns_dense_or_sparse(c_compiler, tmp_path,
+                                                                    monkeypatch):
+    """From ``FIXED_POINT_FROM`` unknowns on a dense problem corrects by fixed-point iteration
+    too (its difference quotients cost n right-hand sides each); below, Adams keeps Newton's
+    iteration with the quotients. Neither builds the exact Jacobian."""
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path / "native-cache"))
+    n = sundials.FIXED_POINT_FROM // 2
+    for pendulums, fixed_point in ((n, True), (n - 1, False)):
+        cs = compile(Pendulums(n=pendulums))
+        sol = run(cs, "auto", jit=True, rtol=1e-8, atol=1e-10, t_end=2.0)
+        prob = sundials.problem_for(cs, [], True)
+        assert not prob.sparse and sol.stats["driver"] == "native"
+        assert prob.fixed_point_asked is fixed_point
+        assert sol.stats["method"].endswith("; corrector: fixed-point iteration)") \
+            is fixed_point
+        assert prob._jac_buffer is None  # neither builds the exact Jacobian
+
+
 def test_a_large_model_in_the_virtual_machine_is_driven_from_c(c_compiler, tmp_path,
                                                                monkeypatch):
     """Before its machine code exists (jit="auto", the model's libraries not in the cache) a
