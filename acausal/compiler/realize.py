@@ -213,6 +213,18 @@ def _start(system: EquationSystem, v: int) -> float:
         return 0.0
 
 
+def _owner(system: EquationSystem, v: int) -> str:
+    """The path of the component that owns variable ``v`` (a connector's variables: the
+    component the connector belongs to)."""
+    info = system.info[system.base_var(v)]
+    if info is None:
+        return ""
+    origin = info.origin or ""
+    if info.kind in ("potential", "flow") and "." in origin:
+        return origin.rsplit(".", 1)[0]
+    return origin
+
+
 def _eliminate_linear_block(system: EquationSystem, block, values: dict, samples: _Samples,
                             z_syms: list, z_vars: list[int], n_tears: int):
     """A block whose equations are linear in its unknowns, eliminated in its own sparsity's
@@ -235,7 +247,8 @@ def _eliminate_linear_block(system: EquationSystem, block, values: dict, samples
     nz = ca.vertcat(*a.nonzeros()) if a.nnz() else ca.SX(0, 1)
     points = samples.values_of(nz, z_syms, z_starts)
     elimination = eliminate(a, b, points, varying, samples.discrete,
-                            [system.name(v) for v in block.vars])
+                            [system.name(v) for v in block.vars],
+                            [_owner(system, v) for v in block.vars])
     k = len(elimination.remainder_cols)
     if k > n_tears:
         return None
