@@ -351,16 +351,18 @@ def start_background(planned: Sequence[Planned], cc: str,
     job_folder = Path(tempfile.mkdtemp(dir=folder, prefix=".job-"))
     try:
         jobs = []
-        for k, p in enumerate(missing):
-            function_file = job_folder / f"{k}.casadi"
-            function_file.write_text(p.serialized)
-            jobs.append({"function": str(function_file), "chunk": p.chunk,
-                         "command": p.command(cc), "library": str(p.library)})
+        # the extra ones (the solver driver, about a second) first: a run that waits for the
+        # model's libraries can go on with the driver (tiering.NativeTier.driver_ready)
         for k, (source, command, library) in enumerate(extra):
             source_file = job_folder / f"extra{k}.c"
             source_file.write_text(source)
             jobs.append({"source": str(source_file), "command": command,
                          "library": str(library)})
+        for k, p in enumerate(missing):
+            function_file = job_folder / f"{k}.casadi"
+            function_file.write_text(p.serialized)
+            jobs.append({"function": str(function_file), "chunk": p.chunk,
+                         "command": p.command(cc), "library": str(p.library)})
         spec = job_folder / "job.json"
         spec.write_text(json.dumps({"folder": str(folder), "workers": os.cpu_count() or 1,
                                     "jobs": jobs}))

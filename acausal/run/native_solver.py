@@ -68,6 +68,7 @@ _WATCH = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)
 _POLL = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_double)
 
 _driver: tuple[ctypes.CDLL | None, str, bool] | None = None  # (library, why not, sparse)
+_build_tried = False  # _driver_built_now has tried (once per process)
 _jobs: dict[tuple, tuple[str, list[str], Path]] = {}  # driver_job by compiler, folder, libraries
 
 
@@ -115,6 +116,18 @@ def driver() -> tuple[ctypes.CDLL | None, str]:
                     "the solver calls the compiled functions through Python callbacks instead "
                     "(the same results, slower on small models).", RuntimeWarning, stacklevel=2)
     return _driver[0], _driver[1]
+
+
+def _driver_built_now() -> ctypes.CDLL | None:
+    """The driver built into the cache now and loaded (``jit="auto"`` on a large problem, see
+    :func:`for_problem`), or None, without a word, where it cannot be (no compiler, no
+    SUNDIALS libraries, a failed build: tried once per process)."""
+    global _build_tried
+    if _build_tried:
+        return None
+    _build_tried = True
+    prepare_driver()
+    return cached_driver()
 
 
 def prepare_driver() -> None:
@@ -212,7 +225,8 @@ def for_problem(problem) -> NativeSolver | None:
     """The compiled driver for ``problem`` (a :class:`~.sundials.Problem`), or None where it
     is not available: no compiled functions, SUNDIALS' libraries not found (:func:`driver`),
     or a sparse problem without the sparse solver. ``jit=True`` builds the driver where it is
-    missing; ``jit="auto"`` loads it from the cache only (its background builder makes it).
+    missing; ``jit="auto"`` loads it from the cache (its background builder makes it), and
+    builds it at once for a sparse problem without compiled functions (below).
 
     Without compiled functions, ``jit="auto"`` still drives a run that corrects by fixed-point
     iteration (:attr:`~.sundials.Problem.fixed_point_asked`: 30 unknowns or more) from the
@@ -227,6 +241,11 @@ def for_problem(problem) -> NativeSolver | None:
                      for f, slot in zip(problem.native_functions(), problem._compilable[1])
                      if slot is not None]
     lib = driver()[0] if problem.mode is True else cached_driver()
+    if lib is None and problem._native is None and problem.sparse:
+        # a sparse problem's run on scikit-sundae would first build the exact Jacobian for
+        # Newton's iteration (the 100-link chain's: most of a 77 s first run); the driver
+        # takes about a second to build, once per cache folder
+        lib = _driver_built_now()
     if lib is None or (problem.sparse and not has_sparse_solver()):
         return None
     kind = KIND_LOOP if problem.eliminated else (KIND_DAE if problem.is_dae else KIND_ODE)

@@ -236,6 +236,13 @@ class SolverFunctions:
                            for f in self._compilable[0]]
         return self._dense
 
+    def renew_solver(self) -> None:
+        """The next solver call starts a new solver: the compiled driver where it has come
+        into the cache since (:meth:`.tiering.NativeTier.driver_ready`)."""
+        self._solver = None
+        self._solver_settings = None
+        self._roots = None
+
     def use_native(self, libraries: list) -> None:
         """Evaluate :meth:`native_functions` from their compiled ``libraries`` (in order) from
         now on; the next solver call starts a new solver (the compiled driver where it is

@@ -13,6 +13,17 @@ points are stored as before, none is lost or doubled, events are found by the sa
 functions. The restart changes the steps after it, so the results agree with a run in either
 tier to the integration's tolerance, not bit for bit.
 
+One tier lies in between. A model of ``sundials.FIXED_POINT_FROM`` unknowns or more, whose
+Adams corrects by fixed-point iteration in the compiled driver (no Jacobian), is run by that
+driver on the virtual machine's functions where the driver is in the cache
+(:func:`.native_solver.for_problem`). Where it is not (a new cache folder), a sparse problem
+has it built before its first step (about a second, against the exact sparse Jacobian that
+scikit-sundae's Newton iteration would build first); a dense one starts with scikit-sundae (on
+difference quotients), the background builder compiles the driver first (the model's
+right-hand side can take tens of seconds), and the run stops its solver the same way and goes
+on with the driver, still on the virtual machine's functions, until the machine code is ready
+(:meth:`NativeTier.driver_ready`).
+
 Without a C compiler the run stays in the virtual machine without a word
 (``sol.stats["native_code"]`` says why); a build that fails (or a cache folder that cannot be
 written) is said once per process in a RuntimeWarning and leaves the problem in the virtual
@@ -73,6 +84,7 @@ class NativeTier:
         self.libraries: list[Path] = []
         self._planned: list[native.Planned] = []
         self._driver: tuple[str, list[str], Path] | None = None
+        self._driver_offered = False  # driver_ready said True once
         try:
             self._cc = find_c_compiler()
         except CompilerNotFoundError:
@@ -136,6 +148,20 @@ class NativeTier:
             return self._poll(run_s, total_s, fraction)
         return False
 
+    def driver_ready(self) -> bool:
+        """Whether the problem, running on scikit-sundae's Newton iteration, would now be driven
+        by the compiled driver on the virtual machine's functions (fixed-point iteration): the
+        driver's library has come into the cache (built first by the background builder) while
+        the model's are not all there yet. True once at most: a problem that the driver does
+        not take after all (:func:`.native_solver.for_problem`) is not stopped again."""
+        problem = self.problem
+        if self._driver_offered or problem.driver != "scikit-sundae" \
+                or not problem.fixed_point_asked or self._driver is None \
+                or not self._driver[2].is_file():
+            return False
+        self._driver_offered = True
+        return native_solver.cached_driver() is not None
+
     def switch(self) -> None:
         """The problem evaluates the machine code from now on (its next solver call)."""
         problem = self.problem
@@ -182,7 +208,8 @@ class RunTiers:
             tier = prob.tier
             if tier is not None and not tier.stop_asked and not tier.why_not:
                 spent = time.perf_counter() - self.call_clock
-                if tier.poll(self.vm_s + spent, tier.vm_seconds + spent, self.progress(t)):
+                if tier.poll(self.vm_s + spent, tier.vm_seconds + spent, self.progress(t)) \
+                        or tier.driver_ready():
                     tier.stop_asked = True
                     prob.interrupted = True  # the solver stops at its next step (NaN)
             if inner is not None:
@@ -196,6 +223,8 @@ class RunTiers:
         if tier is not None and tier.poll(self.vm_s, tier.vm_seconds, self.progress(t)):
             self._switch(tier, t)
             tier = None
+        elif tier is not None and tier.driver_ready():
+            prob.renew_solver()  # the driver, on the virtual machine's functions
         self.call_clock = time.perf_counter()
         return tier
 
@@ -215,7 +244,10 @@ class RunTiers:
             return status
         tier.stop_asked = False
         prob.interrupted = ctrl_c  # the monitor's stop is no Ctrl-C
-        self._switch(tier, t)
+        if all(path.is_file() for path in tier.libraries):
+            self._switch(tier, t)
+        else:  # stopped for the driver alone (driver_ready): the machine code comes later
+            prob.renew_solver()
         return 0 if status < 0 else status
 
     def _switch(self, tier: NativeTier, t: float) -> None:

@@ -240,6 +240,75 @@ def test_a_large_model_in_the_virtual_machine_is_driven_from_c(c_compiler, tmp_p
     np.testing.assert_allclose(vm["p29.phi"], compiled["p29.phi"], rtol=0, atol=1e-12)
 
 
+def test_a_first_run_goes_over_to_the_driver_once_it_is_built(c_compiler, tmp_path,
+                                                              monkeypatch):
+    """With a cache that has no driver (a new cache folder), a run that corrects by fixed-point
+    iteration starts on scikit-sundae (Newton's iteration); the background builder makes the
+    driver first, and the run goes on with it, on the virtual machine's functions, while the
+    model's machine code is still being built. It agrees with a run driven from the start to
+    the integration's accuracy (the restart changes the steps after it)."""
+    from acausal.run import tiering
+
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path / "native-cache"))
+    monkeypatch.setattr(native_solver, "_driver", None)  # none loaded in this process either
+    # hot a fifth into the run: the build starts (and the driver is done) inside a solver call
+    monkeypatch.setattr(tiering, "hot", lambda run_s, total_s, done: done >= 0.2)
+    monkeypatch.setattr(sundials, "PROGRESS_EVERY", 64)
+
+    class DriverDone:
+        """The builder after the driver, before the model's libraries (never finished)."""
+
+        error = ""
+
+        def finished(self) -> bool:
+            return False
+
+    def start_background(planned, cc, extra=()):
+        native_solver.prepare_driver()  # the first job: about a second
+        return DriverDone()
+
+    monkeypatch.setattr(native, "start_background", start_background)
+    options = dict(rtol=1e-8, atol=1e-10, t_end=5.0, jit="auto")
+    first = run(compile(Pendulums(n=15)), "auto", **options)
+    assert first.stats["driver"] == "native/scikit-sundae"
+    assert first.stats["native_code"] == "building"
+    assert first.stats["method"].endswith("; corrector: fixed-point iteration)")
+    assert first.stats["solver_calls"] == 2  # stopped once, for the driver
+    later = run(compile(Pendulums(n=15)), "auto", **options)  # the driver from the start
+    assert later.stats["driver"] == "native" and later.stats["solver_calls"] == 1
+    # as accurate as Adams with Newton's iteration throughout (the user's "Adams"), as in
+    # test_a_large_non_stiff_model_corrects_by_fixed_point_iteration
+    cs = compile(Pendulums(n=15))
+    ref = run(cs, "BDF", rtol=1e-11, t_end=5.0)
+    newton = run(cs, "Adams", rtol=1e-8, atol=1e-10, t_end=5.0)
+    for name in ("p0.phi", "p14.phi"):
+        size = np.abs(ref[name]).max()
+        err_newton = np.abs(newton[name] - ref[name]).max()
+        for sol in (first, later):
+            assert np.abs(sol[name] - ref[name]).max() <= 3 * err_newton + 10 * 1e-8 * size, \
+                name
+
+
+def test_a_large_first_run_builds_the_driver_before_its_first_step(c_compiler, tmp_path,
+                                                                   monkeypatch):
+    """A sparse problem (60 unknowns or more) in a cache folder without the driver: jit="auto"
+    builds the driver before the first step (about a second) instead of starting on
+    scikit-sundae, whose Newton's iteration would first build the exact sparse Jacobian."""
+    from acausal.run import tiering
+
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path / "native-cache"))
+    monkeypatch.setattr(native_solver, "_driver", None)  # none loaded in this process either
+    monkeypatch.setattr(native_solver, "_build_tried", False)
+    monkeypatch.setattr(tiering, "hot", lambda *args: False)  # no background build
+    cs = compile(Pendulums())
+    sol = run(cs, "auto", jit="auto", rtol=1e-8, atol=1e-10, t_end=1.0)
+    assert sol.stats["driver"] == "native" and sol.stats["native_code"] == "none"
+    assert sol.stats["method"].endswith("; corrector: fixed-point iteration)")
+    assert native_solver.driver_job()[2].is_file()  # in this cache folder
+    prob = sundials.problem_for(cs, [], "auto")
+    assert prob.sparse and prob._jac_buffer is None  # never built
+
+
 def test_an_exception_in_a_virtual_machine_function_is_raised(c_compiler, tmp_path,
                                                               monkeypatch):
     """What a function of the virtual machine raises inside the driver's call is raised after
