@@ -28,7 +28,7 @@ import numpy as np
 from ..base.errors import AcausalError, InitializationError, SimulationError
 from .buffers import Buffered
 from .initial_system import build_initial_system
-from .sundials import algebraic_jacobian
+from .solver_functions import algebraic_jacobian
 
 NEWTON_TOL = 1e-10
 NEWTON_MAX_ITER = 60
@@ -234,16 +234,23 @@ def solve_algebraic(cs, p, t0, x0, z_guess) -> np.ndarray:
 
     fs = cs.cached("algebraic_newton", build)
     z0, _ = newton(fs[0], z_guess, t0, p, list(cs.algebraic_equations), extra=(x0,),
-                    jac=fs[1])
+                    jac=fs[1], regular=True)
     return z0
 
 
 def newton(f: ca.Function | Buffered, w0: np.ndarray, t0: float, p: np.ndarray,
-           labels: list[str], extra: tuple = (), jac: ca.Function | Buffered | None = None):
+           labels: list[str], extra: tuple = (), jac: ca.Function | Buffered | None = None,
+           regular: bool = False):
     """Damped Newton on f(w, t0, p, *extra) = 0; raises InitializationError naming the worst
     residuals. ``jac`` (same inputs) is built from f when not given. For repeated solves
     ``f`` and ``jac`` may be :class:`~.buffers.Buffered` (``jac``'s output dense, at most
-    :data:`DENSE_NEWTON` unknowns): the same numbers without conversions per call."""
+    :data:`DENSE_NEWTON` unknowns): the same numbers without conversions per call.
+
+    A dense step is a least-squares solve (a start system may be redundant or short of
+    equations); ``regular``: the Jacobian is square and regular near the solution (an index-1
+    system's algebraic part, solved after every event), so an LU takes the step, and the
+    least squares only where its pivots say it is numerically singular (EngineV6's 48 x 48
+    after each of its 330 events: 0.4 ms a step by least squares, a tenth of that by LU)."""
     n = w0.size
     if n == 0:
         return w0, 0.0
@@ -284,7 +291,7 @@ def newton(f: ca.Function | Buffered, w0: np.ndarray, t0: float, p: np.ndarray,
                 cols = np.where(np.abs(w) >= 1e-3, np.abs(w), 1.0)
                 rows = np.abs(jd * cols).max(axis=1)
                 rows = np.where(np.isfinite(rows) & (rows > 0), rows, 1.0)
-                scaled = np.linalg.lstsq(jd * cols / rows[:, None], -r / rows, rcond=None)[0]
+                scaled = _dense_step(jd * cols / rows[:, None], -r / rows, regular)
                 step = cols * scaled
             else:
                 step = np.array(ca.solve(jm, ca.DM(-r), "csparse").full()).ravel()
@@ -317,6 +324,28 @@ def newton(f: ca.Function | Buffered, w0: np.ndarray, t0: float, p: np.ndarray,
         "values). Largest residuals:\n  " + "\n  ".join(f"{labels[k]}: {r[k]:.3g}" for k in worst)
         + "\nGive better start values (guesses) for the variables in these equations, or check "
         "that the fixed start values are physically possible.")
+
+
+#: An LU pivot below this fraction of the largest (of an equilibrated matrix) counts as
+#: numerically singular: the step is then the least-squares one.
+SINGULAR_PIVOT = 1e-10
+
+
+def _dense_step(a: np.ndarray, b: np.ndarray, regular: bool) -> np.ndarray:
+    """The solution of ``a x = b``: by LU where ``regular`` (see :func:`newton`) and its
+    pivots allow it, else the least-squares (minimum-norm) one."""
+    if regular and a.shape[0] == a.shape[1]:
+        import warnings
+
+        from scipy.linalg import LinAlgWarning, lu_factor, lu_solve
+
+        with warnings.catch_warnings():  # an exactly singular matrix: least squares below
+            warnings.simplefilter("ignore", LinAlgWarning)
+            lu, piv = lu_factor(a, check_finite=False)
+        pivots = np.abs(np.diag(lu))
+        if np.all(np.isfinite(pivots)) and pivots.min() > SINGULAR_PIVOT * pivots.max():
+            return lu_solve((lu, piv), b, check_finite=False)
+    return np.linalg.lstsq(a, b, rcond=None)[0]
 
 
 def event_if_branches(cs) -> list[tuple[int, int]]:

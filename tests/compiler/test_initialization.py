@@ -310,3 +310,22 @@ def test_guess_is_used_by_initialisation_only(pendulum):
     sol = short(compile(pendulum(0.5, y=Variable(guess=0.7))))
     assert sol["y"][0] == pytest.approx(math.cos(0.5))
     assert sol["x"][0] == pytest.approx(math.sin(0.5))
+
+
+def test_a_regular_newton_step_is_the_lu_solve_and_a_singular_one_least_squares():
+    """``newton(regular=True)`` (the algebraic part after events) takes its step by LU; where
+    the pivots say the matrix is numerically singular, the least-squares (minimum-norm) step,
+    as without ``regular``."""
+    from acausal.run.initialize import _dense_step
+
+    rng = np.random.default_rng(5)
+    a = rng.uniform(-1.0, 1.0, (6, 6)) + 4.0 * np.eye(6)
+    b = rng.uniform(-1.0, 1.0, 6)
+    np.testing.assert_allclose(_dense_step(a, b, True), np.linalg.solve(a, b), rtol=1e-12)
+    singular = a.copy()
+    singular[5] = singular[4]  # two equal rows: rank 5
+    rhs = b.copy()
+    rhs[5] = rhs[4]  # consistent: a line of solutions
+    least = np.linalg.lstsq(singular, rhs, rcond=None)[0]
+    np.testing.assert_allclose(_dense_step(singular, rhs, True), least, rtol=1e-9)
+    np.testing.assert_allclose(_dense_step(singular, rhs, False), least, rtol=1e-9)
