@@ -82,10 +82,13 @@ FREE = _Free()
 #: here is tried as an SI prefix followed by one of them (``mm``, ``kN``, ``mA``).
 _SYMBOLS = {
     "m": "meter", "s": "second", "kg": "kilogram", "g": "gram", "A": "ampere", "K": "kelvin",
-    "mol": "mole", "cd": "candela", "rad": "radian", "sr": "steradian", "deg": "degree",
+    "mol": "mole", "cd": "candela", "rad": "radian", "sr": "radian", "deg": "degree",
     "Hz": "hertz", "N": "newton", "Pa": "pascal", "J": "joule", "W": "watt", "C": "coulomb",
     "V": "volt", "F": "farad", "Ohm": "ohm", "S": "siemens", "Wb": "weber", "T": "tesla",
-    "H": "henry", "lm": "lumen", "lx": "lux", "Bq": "becquerel", "Gy": "gray", "Sv": "sievert",
+    # sympy's SI knows no lumen and no sievert, and gives the steradian the dimension "solid
+    # angle", which the SI counts as 1: each stands for the quantity of its SI dimension
+    # (lm = cd.sr, Sv = J/kg as the gray, sr = m2/m2 as the radian)
+    "H": "henry", "lm": "candela", "lx": "lux", "Bq": "becquerel", "Gy": "gray", "Sv": "gray",
     "kat": "katal", "min": "minute", "h": "hour", "d": "day", "l": "liter", "L": "liter",
     "bar": "bar", "degC": "kelvin", "rev": "radian", "eV": "electronvolt",
 }
@@ -117,6 +120,9 @@ def _symbol_dimension(symbol: str) -> Dim:
     powers = dimsys_SI.get_dimensional_dependencies(dimension)
     out = [0] * 7
     for base, power in powers.items():
+        if str(base.name) not in _BASE:
+            raise UnitSyntaxError(f"'{symbol}' has the dimension {base.name}, which is not one "
+                                  "of the SI base dimensions")
         out[_BASE.index(str(base.name))] = int(Fraction(str(power)) * _SCALE)
     return tuple(out)
 

@@ -23,6 +23,8 @@ from acausal.errors import ModelDefinitionError, UnitError
     ("uA", "A"), ("rad", "1"), ("deg", "1"), ("V.A", "W"), ("Ohm", "V/A"), ("Wb", "V.s"),
     ("F", "A.s/V"), ("H", "V.s/A"), ("min", "s"), ("h", "s"), ("kg.m2", "J.s2"),
     ("N/m", "kg/s2"), ("m3/s2", "m.m2/(s.s)"),
+    # the SI's derived units that sympy lacks or gives a dimension of its own
+    ("sr", "1"), ("lm", "cd.sr"), ("lx", "lm/m2"), ("Sv", "J/kg"), ("Sv", "Gy"), ("mSv", "Gy"),
 ])
 def test_equal_units_parse_to_one_dimension(a, b):
     assert parse_unit(a) == parse_unit(b)
