@@ -38,7 +38,7 @@ import numpy as np
 from acausal import compile
 from acausal.base.c_compiler import compile_shared_library
 from acausal.components.multibody.chains import SpatialChain
-from acausal.run import native, sundials
+from acausal.run import native, solver_functions, sundials
 from acausal.run.buffers import Buffered
 
 T_END, TOL = 5.0, 1e-8
@@ -88,7 +88,7 @@ def measure(n: int, folder: Path, levels: list[str]) -> dict[str, Any]:
         return rec
     zero = ca.DM.zeros(cs.z.numel())
     loop = ca.Function("linear_loop", [cs.t, cs.x, cs.p],
-                       [sundials.algebraic_jacobian(cs), ca.substitute(cs.alg, cs.z, zero)])
+                       [solver_functions.algebraic_jacobian(cs), ca.substitute(cs.alg, cs.z, zero)])
     rec["loop_instructions"] = loop.n_instructions()
     args = {"i0": np.zeros(1), "i1": np.asarray(sol.x)[:, 0],
             "i2": np.asarray(cs.parameter_values, float)}

@@ -78,7 +78,7 @@ from compile_scaling import stdout_to_stderr
 from acausal import compile
 from acausal.base.c_compiler import CompilerNotFoundError, find_c_compiler
 from acausal.components.multibody.chains import Hand, SpatialChain
-from acausal.run import native, solver_functions, sundials
+from acausal.run import native, solver_functions
 from acausal.run.buffers import Buffered
 
 SIZES = (5, 10, 20, 50, 100)
@@ -104,10 +104,11 @@ def counted_functions(cs) -> tuple[str, dict[str, ca.Function]]:
     (form, {name: function})."""
     if cs.z.numel() == 0:
         return "ode", {"ode": ca.Function("f", [cs.t, cs.x, cs.p], [cs.ode])}
-    if sundials.linear_in_algebraics(cs):
+    if solver_functions.linear_in_algebraics(cs):
         zero = ca.DM.zeros(cs.z.numel())
         loop = ca.Function("linear_loop", [cs.t, cs.x, cs.p],
-                           [sundials.algebraic_jacobian(cs), ca.substitute(cs.alg, cs.z, zero)])
+                           [solver_functions.algebraic_jacobian(cs),
+                            ca.substitute(cs.alg, cs.z, zero)])
         ode = ca.Function("ode", [cs.t, cs.x, cs.z, cs.p], [cs.ode])
         return "linear loop", {"loop": loop, "ode": ode}
     return "dae", {"ode": ca.Function("res", [cs.t, cs.x, cs.z, cs.p], [cs.ode, cs.alg])}

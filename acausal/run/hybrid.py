@@ -58,6 +58,7 @@ from .event_detection import (
 from .polish import newton_polish, polish_algebraic
 from .root_step import leave_zero, step_past
 from .solution import Solution, non_finite_message
+from .solver_functions import algebraic_jacobian, linear_in_algebraics
 
 #: Re-select states when the current choice's quality falls below this fraction of its value at
 #: the last (re)selection, and switch only to a choice at least SWITCH_GAIN times better.
@@ -297,7 +298,7 @@ class HybridSimulation:
         cur = self.cur
         n_z = len(cur.algebraics)
         polish = z_pending is None and 0 < n_z <= MAX_POLISHED_ALGEBRAICS and \
-            not sundials.linear_in_algebraics(cur)
+            not linear_in_algebraics(cur)
         if not np.isfinite(xs).all():
             self._raise(non_finite_message("states", times, xs, cur.state_names))
         if z_pending is None and n_z and not np.isfinite(zs).all():
@@ -656,7 +657,7 @@ class HybridSimulation:
         if not z.size or not self.blocks or self.blocks[-1][0] is not cur:
             return ""
         jac = cur.cached("algebraic_jacobian_dense", lambda: ca.Function(
-            "gz", [cur.t, cur.x, cur.z, cur.p], [ca.densify(sundials.algebraic_jacobian(cur))]))
+            "gz", [cur.t, cur.x, cur.z, cur.p], [ca.densify(algebraic_jacobian(cur))]))
         d_z = prob.nominal[cur.x.numel():]
         first = len(self.blocks) - 1  # the first stored point of this realisation's stretch
         while first > 0 and self.blocks[first - 1][0] is cur:

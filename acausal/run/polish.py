@@ -12,8 +12,9 @@ from __future__ import annotations
 import casadi as ca
 import numpy as np
 
-from . import native, sundials
+from . import native
 from .buffers import Buffered, columns
+from .solver_functions import algebraic_jacobian
 
 #: Output points share the Jacobian of the polishing steps in groups: at most about this many
 #: Jacobians per stored stretch (see polish_algebraic).
@@ -23,7 +24,7 @@ POLISH_JACOBIANS = 500
 def _residual_and_jacobian(cs) -> ca.Function:
     """(t, x, z, p) -> (g, dense dg/dz) of a realisation's algebraic equations (cached)."""
     return cs.cached("algebraic_residual_and_jacobian", lambda: ca.Function(
-        "g_gz", [cs.t, cs.x, cs.z, cs.p], [cs.alg, ca.densify(sundials.algebraic_jacobian(cs))]))
+        "g_gz", [cs.t, cs.x, cs.z, cs.p], [cs.alg, ca.densify(algebraic_jacobian(cs))]))
 
 
 def _polish_functions(cs, jit: bool) -> tuple:

@@ -32,11 +32,7 @@ import numpy as np
 from ..base.capture import captured
 from . import native, native_solver, tiering
 from .buffers import Buffered, Columns
-from .solver_functions import (  # noqa: F401 - algebraic_jacobian: callers import it here
-    SolverFunctions,
-    algebraic_jacobian,
-    linear_in_algebraics,
-)
+from .solver_functions import SolverFunctions, linear_in_algebraics
 
 #: Systems with at least this many unknowns use the sparse direct solver (SuperLU_MT).
 SPARSE_FROM = 60

@@ -17,7 +17,7 @@ import acausal.compiler.realize as realize
 from acausal import InputError, compile
 from acausal.components.multibody.chains import SpatialChain
 from acausal.components.multibody.energy import mechanical_energy
-from acausal.run.sundials import linear_in_algebraics
+from acausal.run.solver_functions import linear_in_algebraics
 
 N = 8  # 14 tear variables: more than MAX_SYMBOLIC_LINEAR_LOOP
 RTOL = 1e-10
