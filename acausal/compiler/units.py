@@ -85,8 +85,8 @@ _SYMBOLS = {
     "mol": "mole", "cd": "candela", "rad": "radian", "sr": "radian", "deg": "degree",
     "Hz": "hertz", "N": "newton", "Pa": "pascal", "J": "joule", "W": "watt", "C": "coulomb",
     "V": "volt", "F": "farad", "Ohm": "ohm", "S": "siemens", "Wb": "weber", "T": "tesla",
-    # sympy's SI knows no lumen and no sievert, and gives the steradian the dimension "solid
-    # angle", which the SI counts as 1: each stands for the quantity of its SI dimension
+    # sympy's SI knows no lumen and no sievert, and gives the steradian a dimension of its own
+    # ("steradian"), which the SI counts as 1: each stands for the quantity of its SI dimension
     # (lm = cd.sr, Sv = J/kg as the gray, sr = m2/m2 as the radian)
     "H": "henry", "lm": "candela", "lx": "lux", "Bq": "becquerel", "Gy": "gray", "Sv": "gray",
     "kat": "katal", "min": "minute", "h": "hour", "d": "day", "l": "liter", "L": "liter",
