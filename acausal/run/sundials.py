@@ -40,8 +40,8 @@ SPARSE_FROM = 60
 #: unknowns on (:attr:`Problem.fixed_point`): below, Newton's iteration with SUNDIALS'
 #: difference quotients (n right-hand sides per Jacobian) costs less than the extra iterations
 #: of the fixed point. Measured on the spatial chain (docs/compiler.md, "Jacobians"): fixed point
-#: takes 13 % more right-hand sides at 16 unknowns and 2 % more at 24, 7 % fewer at 30 and 20 %
-#: fewer at 40; on the 2-state models of benchmarks/small_models.py 25-35 % more.
+#: takes 12 % more right-hand sides at 16 unknowns and 2 % more at 24, 7 % fewer at 30 and 20 %
+#: fewer at 40; on Van der Pol, the pendulum and the 5-link chain 25-33 % more.
 FIXED_POINT_FROM = 30
 #: Internal steps allowed between two output times (a guard against hangs, not a tuning knob).
 MAX_NUM_STEPS = 50_000
