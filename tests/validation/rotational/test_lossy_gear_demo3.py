@@ -74,8 +74,12 @@ def test_closed_form(run):
     assert np.max(np.abs(sol["gear.tau_eta"][rolling])) < 1e-9  # on the quadrant switch
     # stuck from 0.02 s: at rest at 0.1 rad, the step of 1 N.m at 0.5 s held (band +-2.5 N.m)
     assert [lab for _, lab in sol.events][0] == ["event 2 of LossyGear 'gear'"]
-    assert abs(sol.events[0][0] - T_STOP) < 1e-9
-    assert np.all(sol["gear.mode"][rolling] == 1) and np.all(sol["gear.mode"][~rolling] == 0)
+    t_stop = sol.events[0][0]
+    assert abs(t_stop - T_STOP) < 1e-9
+    # the mode against the event found (an output point at T_STOP itself falls on either side
+    # of it by rounding: the event at 0.02 + 5e-16 s leaves the point at 0.02 s rolling)
+    mode = sol["gear.mode"]
+    assert np.all(mode[t < t_stop] == 1) and np.all(mode[t > t_stop] == 0)
     assert np.max(np.abs(sol["Inertia2.w"][~rolling])) < 1e-8
     np.testing.assert_allclose(sol["Inertia2.phi"][~rolling], 0.1, atol=1e-9)
     late = t > 0.5
