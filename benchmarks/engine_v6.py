@@ -194,11 +194,13 @@ def function_levels() -> list[dict[str, Any]]:
     import casadi as ca
     import numpy as np
 
+    # this script's folder is on sys.path when it runs: the timing loop of native_code.py
+    from native_code import per_call_us
+
     from acausal import compile
     from acausal.base.c_compiler import find_c_compiler, shared_library_command
     from acausal.components.multibody.examples_engines import EngineV6
     from acausal.run import native_build, sundials
-    from acausal.run.buffers import Buffered
     from acausal.run.event_detection import split_indicators
 
     cs = compile(EngineV6())
@@ -210,21 +212,8 @@ def function_levels() -> list[dict[str, Any]]:
             rng = np.random.default_rng(1)
             point = {name: rng.uniform(0.5, 1.5, f.nnz_in(i))
                      for i, name in enumerate(f.name_in())}
-
-            def per_call_us(g: ca.Function, point=point) -> float:
-                buf = Buffered(g)
-                for name, value in point.items():
-                    buf.arg[name][:] = value
-                best = np.inf
-                for _ in range(5):
-                    t0 = time.perf_counter()
-                    for _ in range(2000):
-                        buf.raw()
-                    best = min(best, (time.perf_counter() - t0) / 2000)
-                return best * 1e6
-
             rec: dict[str, Any] = {"function": f.name(), "instructions": f.n_instructions(),
-                                   "vm_us": per_call_us(f)}
+                                   "vm_us": per_call_us(f, point)}
             for label, flags, chunk in (("O0", ("-O0",), 0),
                                         ("O1_pieces", ("-O1",), native_build.CHUNK),
                                         ("O1_one_piece", ("-O1",), 0)):
@@ -238,7 +227,7 @@ def function_levels() -> list[dict[str, Any]]:
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 rec[f"{label}_compile_cpu_s"] = ((after.ru_utime + after.ru_stime)
                                                  - (before.ru_utime + before.ru_stime))
-                rec[f"{label}_us"] = per_call_us(ca.external(f.name(), str(library)))
+                rec[f"{label}_us"] = per_call_us(ca.external(f.name(), str(library)), point)
             records.append(rec)
     return records
 
