@@ -291,6 +291,10 @@ def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
         init = initialize_with_branches(cs, p, t_start)
     dynamic = cs.dynamic_selection if dynamic_state_selection is None else dynamic_state_selection
     dynamic = dynamic and cs.selector is not None and cs.selector.max_level > 0
+    if cs.x.numel() and jit == "auto":
+        # the solver problem first (built once per compiled model): its machine code's cache
+        # keys are computed in a thread (native.Planning) while the start values are checked
+        sundials.problem_for(cs, split_indicators(cs)[0], jit)
     _check_initial_values(cs, t_start, init, p)
     try:
         if cs.x.numel() == 0:

@@ -259,12 +259,9 @@ class Problem(SolverFunctions):
             self.use_native(libraries)
             self.native_from = "compiled" if built else "cache"
         elif jit == "auto":
-            tier = tiering.NativeTier(self)
-            if tier.from_cache:
-                self.use_native(tier.libraries)
-                self.native_from = "cache"
-            else:
-                self.tier = tier
+            # machine code from the cache is loaded before the first step (the run loop's
+            # RunTiers.before_call), once its keys are computed beside the run's set-up
+            self.tier = tiering.NativeTier(self)
 
     @property
     def quotient_jacobian(self) -> bool:

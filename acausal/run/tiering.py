@@ -66,10 +66,11 @@ def hot(run_s: float, total_s: float, fraction: float) -> bool:
 class NativeTier:
     """``jit="auto"`` for one solver problem, kept with it across runs in this process.
 
-    Built with the problem: finds the compiler and the libraries' places in the cache. Where
-    they are all there, :attr:`from_cache` is True and the problem loads them at once;
-    otherwise :meth:`poll` starts the background build when the model is hot and says when
-    the libraries are ready for :meth:`switch`."""
+    Built with the problem: finds the compiler and starts looking up the libraries' places
+    in the cache (:class:`.native.Planning`). Where they are all there at the problem's first
+    solver call, :attr:`from_cache` is True and :meth:`RunTiers.before_call` switches the
+    problem before its first step; otherwise :meth:`poll` starts the background build when
+    the model is hot and says when the libraries are ready for :meth:`switch`."""
 
     def __init__(self, problem) -> None:
         self.problem = problem
@@ -81,8 +82,7 @@ class NativeTier:
         self.started = False
         #: the run loop's monitor asked the solver to stop for the switch (see hybrid)
         self.stop_asked = False
-        self.libraries: list[Path] = []
-        self._planned: list[native.Planned] = []
+        self._planning: native.Planning | None = None
         self._driver: tuple[str, list[str], Path] | None = None
         self._driver_offered = False  # driver_ready said True once
         try:
@@ -90,12 +90,22 @@ class NativeTier:
         except CompilerNotFoundError:
             self.why_not = "no compiler"
             return
-        self._planned = native.plan(problem.native_functions(), self._cc)
-        self.libraries = [p.library for p in self._planned]
+        # the libraries' cache keys (serialised functions) in a thread: the run looks for them
+        # at its first solver call (RunTiers.before_call) and sets up beside it until then
+        self._planning = native.Planning(problem.native_functions(), self._cc)
         try:
             self._driver = native_solver.driver_job(self._cc)
         except (OSError, ImportError):
             self._driver = None  # the compiled functions through scikit-sundae's callbacks
+
+    @property
+    def _planned(self) -> list[native.Planned]:
+        return self._planning.result() if self._planning is not None else []
+
+    @property
+    def libraries(self) -> list[Path]:
+        """The model's libraries in the cache, there or not (waits for their keys)."""
+        return [p.library for p in self._planned]
 
     @property
     def from_cache(self) -> bool:

@@ -226,6 +226,24 @@ def test_the_plan_cuts_only_large_functions_into_pieces(tmp_path, c_compiler):
     assert len({p.library for p in plans}) == 4
 
 
+
+def test_the_plan_made_in_a_thread_is_the_plan_and_its_error_is_raised_by_the_caller(
+        monkeypatch, c_compiler):
+    """jit="auto" computes the libraries' keys beside the run's set-up (native.Planning): the
+    same libraries as native.plan, and a failure there surfaces where the result is asked."""
+    x = ca.SX.sym("x")
+    functions = [ca.Function("f", [x], [ca.sin(x) * x]), ca.Function("g", [x], [x + 1])]
+    planning = native.Planning(functions, c_compiler)
+    assert [p.library for p in planning.result()] == \
+        [p.library for p in native.plan(functions, c_compiler)]
+
+    def broken(*args, **kwargs):
+        raise OSError("no such folder")
+
+    monkeypatch.setattr(native, "plan", broken)
+    with pytest.raises(OSError, match="no such folder"):
+        native.Planning(functions, c_compiler).result()
+
 def test_the_background_builder_outlives_a_short_process(tmp_path, c_compiler):
     """A run that ends before its build: the process exits at once (no wait for the compiler)
     and the builder, on its own, puts the libraries into the cache for the next run; no
