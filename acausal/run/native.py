@@ -143,18 +143,29 @@ def plan(functions: Sequence[ca.Function], cc: str,
     return out
 
 
+#: Whether this CasADi build counts references to its expressions atomically
+#: (``CASADI_WITH_THREADSAFE_SYMBOLICS``, the PyPI wheels of 3.8): only then may a thread
+#: serialise a function while the caller builds other expressions that share its symbols.
+THREADSAFE_SYMBOLICS = "CASADI_WITH_THREADSAFE_SYMBOLICS" in ca.CasadiMeta.compiler_flags()
+
+
 class Planning:
     """:func:`plan` in a thread of this process: CasADi releases Python's lock while it
     serialises, so the run's own set-up (start values, the integrator's choice) goes on beside
     it on a second core (the 20-link chain's right-hand side: 26 000 instructions, 2.3 MB
-    serialised in about 25 ms). :meth:`result` waits for it and raises what it raised."""
+    serialised in about 25 ms). :meth:`result` waits for it and raises what it raised. Without
+    :data:`THREADSAFE_SYMBOLICS` the plan is made in the caller's thread, at once."""
 
     def __init__(self, functions: Sequence[ca.Function], cc: str) -> None:
         self._out: list[Planned] | None = None
         self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._plan, args=(list(functions), cc),
-                                        daemon=True, name="acausal native plan")
-        self._thread.start()
+        self._thread: threading.Thread | None = None
+        if THREADSAFE_SYMBOLICS:
+            self._thread = threading.Thread(target=self._plan, args=(list(functions), cc),
+                                            daemon=True, name="acausal native plan")
+            self._thread.start()
+        else:
+            self._plan(list(functions), cc)  # here, before anything else builds expressions
 
     def _plan(self, functions: list[ca.Function], cc: str) -> None:
         try:
@@ -164,7 +175,8 @@ class Planning:
 
     def result(self) -> list[Planned]:
         """The plan (waits for it)."""
-        self._thread.join()
+        if self._thread is not None:
+            self._thread.join()
         if self._error is not None:
             raise self._error
         return self._out or []

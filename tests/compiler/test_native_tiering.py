@@ -227,10 +227,13 @@ def test_the_plan_cuts_only_large_functions_into_pieces(tmp_path, c_compiler):
 
 
 
+@pytest.mark.parametrize("threadsafe", [True, False])
 def test_the_plan_made_in_a_thread_is_the_plan_and_its_error_is_raised_by_the_caller(
-        monkeypatch, c_compiler):
-    """jit="auto" computes the libraries' keys beside the run's set-up (native.Planning): the
-    same libraries as native.plan, and a failure there surfaces where the result is asked."""
+        threadsafe, monkeypatch, c_compiler):
+    """jit="auto" computes the libraries' keys beside the run's set-up (native.Planning), in a
+    thread where CasADi's symbolics are thread-safe, else at once: the same libraries as
+    native.plan, and a failure there surfaces where the result is asked."""
+    monkeypatch.setattr(native, "THREADSAFE_SYMBOLICS", threadsafe)
     x = ca.SX.sym("x")
     functions = [ca.Function("f", [x], [ca.sin(x) * x]), ca.Function("g", [x], [x + 1])]
     planning = native.Planning(functions, c_compiler)
