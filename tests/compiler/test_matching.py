@@ -117,15 +117,16 @@ def test_long_chain_of_deficient_system():
     assert assert_valid(m, incidence, n) == n
 
 
+@pytest.mark.parametrize("any_perfect", [False, True])
 @pytest.mark.parametrize("seed", range(30))
-def test_size_agrees_with_networkx_on_random_graphs(seed):
+def test_size_agrees_with_networkx_on_random_graphs(seed, any_perfect):
     rng = random.Random(seed)
     n_eqs = rng.randint(1, 25)
     n_vars = rng.randint(1, 25)
     density = rng.uniform(0.05, 0.3)
     incidence = [sorted({v for v in range(n_vars) if rng.random() < density})
                  for _ in range(n_eqs)]
-    m = maximum_matching(n_eqs, n_vars, incidence)
+    m = maximum_matching(n_eqs, n_vars, incidence, any_perfect=any_perfect)
     size = assert_valid(m, incidence, n_vars)
     g = nx.Graph()
     eqs = [("e", e) for e in range(n_eqs)]
@@ -136,8 +137,9 @@ def test_size_agrees_with_networkx_on_random_graphs(seed):
     assert size == len(reference) // 2
 
 
+@pytest.mark.parametrize("any_perfect", [False, True])
 @pytest.mark.parametrize("seed", range(20))
-def test_perfect_matchings_found_on_random_square_systems(seed):
+def test_perfect_matchings_found_on_random_square_systems(seed, any_perfect):
     # a hidden perfect matching (a permutation) plus random extra entries: the Karp-Sipser start
     # must complete to a perfect matching
     rng = random.Random(seed)
@@ -146,8 +148,24 @@ def test_perfect_matchings_found_on_random_square_systems(seed):
     rng.shuffle(perm)
     incidence = [sorted({perm[e]} | {v for v in range(n) if rng.random() < 0.08})
                  for e in range(n)]
-    m = maximum_matching(n, n, incidence)
+    m = maximum_matching(n, n, incidence, any_perfect=any_perfect)
     assert assert_valid(m, incidence, n) == n
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_phases_complete_what_karp_sipser_leaves(seed):
+    """Square systems of three variables an equation around a hidden permutation: Karp-Sipser
+    leaves an equation or two unmatched in a third of them, and the phases
+    (``any_perfect=True``, the structural check) must complete every one to a perfect
+    matching, as the searches one equation after another do."""
+    rng = random.Random(seed)
+    n = rng.randint(20, 200)
+    perm = list(range(n))
+    rng.shuffle(perm)
+    incidence = [sorted({perm[e], rng.randrange(n), rng.randrange(n)}) for e in range(n)]
+    for any_perfect in (True, False):
+        m = maximum_matching(n, n, incidence, any_perfect=any_perfect)
+        assert assert_valid(m, incidence, n) == n
 
 
 def test_chains_are_matched_without_augmenting_paths(monkeypatch):

@@ -32,7 +32,7 @@ def check_structure(system: EquationSystem) -> None:
                 f"it is 0 = 0 after connections):\n  {system.describe_eq(e)}\nRemove it, or make "
                 "it a relation between variables.")
         incidence.append(sorted({column[system.base_var(v)] for v in system.incidence[e]}))
-    m = maximum_matching(system.n_eqs, len(declared), incidence)
+    m = maximum_matching(system.n_eqs, len(declared), incidence, any_perfect=True)
     free_eqs = [e for e in range(system.n_eqs) if m.eq_to_var[e] == -1]
     free_vars = [declared[k] for k in range(len(declared)) if m.var_to_eq[k] == -1]
     counts = f"The model has {system.n_eqs} equations and {len(declared)} unknowns."

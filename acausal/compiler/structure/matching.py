@@ -108,6 +108,7 @@ def maximum_matching(
     incidence: Sequence[Sequence[int]],
     allowed: Callable[[int], bool] | None = None,
     in_order: bool = False,
+    any_perfect: bool = False,
 ) -> Matching:
     """Greedy start, then augmenting paths from every still unmatched equation.
 
@@ -115,15 +116,23 @@ def maximum_matching(
     (callers sort by preference), the least shared variable first otherwise. Without either
     preference or ``allowed``, a Karp-Sipser start (:func:`_karp_sipser`) is tried first and
     kept when it completes to a perfect matching (the usual, regular model).
+
+    ``any_perfect``: the caller only asks whether a perfect matching exists (the structural
+    check), so Karp-Sipser's is completed in phases (:func:`_complete_in_phases`, cheaper on
+    long chains). Otherwise it is completed one equation after another, as before: which
+    equation a perfect matching gives each variable steers tearing and the elimination of
+    linear blocks (with the phases the 20-link spatial chain's right-hand side took 28 339
+    instructions instead of 26 368).
     """
     if not in_order and allowed is None:
         m = _karp_sipser(n_eqs, n_vars, incidence)
-        for e in range(n_eqs):
-            if m.eq_to_var[e] == -1 and not m.augment(e, incidence):
-                break
+        if any_perfect:
+            complete = _complete_in_phases(m, incidence)
         else:
-            if -1 not in m.var_to_eq:
-                return m
+            complete = all(m.eq_to_var[e] != -1 or m.augment(e, incidence)
+                           for e in range(n_eqs))
+        if complete and -1 not in m.var_to_eq:
+            return m
         # not perfect: the matching below decides which equations and variables are left
         # over, as the error messages have always named them (the later of two conflicting
         # equations, in declaration order)
@@ -148,6 +157,44 @@ def maximum_matching(
         if m.eq_to_var[e] == -1:
             m.augment(e, incidence, allowed)
     return m
+
+
+def _complete_in_phases(m: Matching, incidence: Sequence[Sequence[int]]) -> bool:
+    """Augment ``m`` from its unmatched equations in phases (Pothen and Fan, "Computing the
+    block triangular form of a sparse matrix", ACM TOMS 16(4), 1990: depth-first search with
+    lookahead): within a phase a variable is visited once over all the searches, so a phase
+    costs one pass over the graph however many equations it serves; phases repeat while one
+    augments. Separate searches (:meth:`Matching.augment`) each cross the whole chain again:
+    Karp-Sipser leaves 95 equations of a 100-link spatial chain, and its structural check took
+    0.39 s with them, 0.13 s in phases. Whether every equation is matched."""
+    eq_to_var, var_to_eq = m.eq_to_var, m.var_to_eq
+    unmatched = [e for e in range(len(eq_to_var)) if eq_to_var[e] == -1]
+    while unmatched:
+        seen = bytearray(len(var_to_eq))  # variables visited in this phase
+        for root in unmatched:
+            stack = [(root, iter(incidence[root]))]
+            while stack:
+                e, it = stack[-1]
+                free = next((v for v in incidence[e] if var_to_eq[v] == -1 and not seen[v]),
+                            -1)  # lookahead: a free variable next to e ends the search
+                if free != -1:
+                    seen[free] = 1
+                    for e2, _ in reversed(stack):  # each equation takes the next variable
+                        free, eq_to_var[e2] = eq_to_var[e2], free
+                        var_to_eq[eq_to_var[e2]] = e2
+                    break
+                for v in it:
+                    if not seen[v]:
+                        seen[v] = 1
+                        stack.append((var_to_eq[v], iter(incidence[var_to_eq[v]])))
+                        break
+                else:
+                    stack.pop()
+        still = [e for e in unmatched if eq_to_var[e] == -1]
+        if len(still) == len(unmatched):
+            return False
+        unmatched = still
+    return True
 
 
 def _karp_sipser(n_eqs: int, n_vars: int, incidence: Sequence[Sequence[int]]) -> Matching:
