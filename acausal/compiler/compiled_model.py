@@ -56,6 +56,7 @@ class CompiledModel:
     linear_eliminations: list = field(default_factory=list)
     events: list = field(default_factory=list)  # CompiledEvent per When clause
     selector: Any = None  # StateSelector of the index-reduced system
+    orientation_rule: Any = None  # what structure.orientation_rule removed, or why not
     dynamic_selection: bool = False  # whether simulate() monitors and re-selects states
     timings: dict[str, float] = field(default_factory=dict)
     _functions: dict = field(default_factory=dict, repr=False)

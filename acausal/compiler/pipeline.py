@@ -32,6 +32,7 @@ from .structure.alias import (
 from .structure.checks import check_structure
 from .structure.dummy_derivatives import StateSelector
 from .structure.offsets import substitute_offset_aliases
+from .structure.orientation_rule import apply_orientation_rule
 from .structure.pantelides import pantelides
 from .structure.system import EquationSystem, build_equation_system
 from .units import check_units as check_flat_units
@@ -209,11 +210,16 @@ def _compile_flat(flat: FlatSystem, stabilization, alpha, beta, timings, lap) ->
     selector = StateSelector(reduced, param_values)
     dummies = selector.select(_start_point(reduced))
     lap("state selection")
+    dynamic = selector.decided_by_numbers and selector.level_size <= DYNAMIC_SELECTION_LIMIT
+    rule = None
+    if not dynamic:  # the selector's choices at run time refer to the system it selected on
+        reduced, aliases, dummies, rule = apply_orientation_rule(reduced, aliases, dummies)
+        lap("orientation rule")
     compiled = realize(flat, reduced, aliases, dummies, CompiledModel)
     lap("blt and codegen")
-    compiled.selector = selector
-    compiled.dynamic_selection = (selector.decided_by_numbers
-                                  and selector.level_size <= DYNAMIC_SELECTION_LIMIT)
+    compiled.selector = selector if rule is None or rule.skipped else None
+    compiled.orientation_rule = rule
+    compiled.dynamic_selection = dynamic
     compiled.timings = timings
     return compiled
 
