@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from ...language.symbolic import product_of, substituted, sum_of
 from .alias import AliasMap
 from .system import EquationSystem
 
@@ -58,8 +59,31 @@ def _frames(names: list[str]) -> dict[str, dict[str, list[int]]]:
     return frames
 
 
-def _skew(v) -> sp.Matrix:
-    return sp.Matrix([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
+def _signed(sign: int, e: sp.Expr) -> sp.Expr:
+    return e if sign == 1 or e is sp.S.Zero else product_of([sp.S.NegativeOne, e])
+
+
+def _difference(a, x, b, y) -> sp.Expr:
+    """``a x - b y``, unevaluated, without the terms that are zero."""
+    terms = []
+    if a is not sp.S.Zero and x is not sp.S.Zero:
+        terms.append(product_of([a, x]))
+    if b is not sp.S.Zero and y is not sp.S.Zero:
+        terms.append(product_of([sp.S.NegativeOne, b, y]))
+    return sum_of(terms)
+
+
+def _rate(t, w, i, j) -> sp.Expr:
+    """Element (i, j) of ``-skew(w) T``: ``w[i+2] T[i+1][j] - w[i+1] T[i+2][j]`` (mod 3)."""
+    return _difference(w[(i + 2) % 3], t[(i + 1) % 3][j], w[(i + 1) % 3], t[(i + 2) % 3][j])
+
+
+def _acceleration(t, w, dw, i, j) -> sp.Expr:
+    """Element (i, j) of the derivative of ``-skew(w) T``, ``der(T)`` by the rule again."""
+    a, b = (i + 1) % 3, (i + 2) % 3
+    return sum_of([x for x in (_difference(dw[b], t[a][j], dw[a], t[b][j]),
+                               _difference(w[b], _rate(t, w, a, j), w[a], _rate(t, w, b, j)))
+                   if x is not sp.S.Zero])
 
 
 def apply_orientation_rule(system: EquationSystem, aliases: AliasMap, dummies: set[int]
@@ -92,17 +116,18 @@ def apply_orientation_rule(system: EquationSystem, aliases: AliasMap, dummies: s
 
     t_vars: set[int] = set()
     frame_vars: set[int] = set()  # r_0, w, f, t of every frame: not rotation kinematics
-    # T variable -> (sign, T matrix, w vector, element) of a frame it belongs to
-    owner: dict[int, tuple[int, sp.Matrix, sp.Matrix, int, bool]] = {}
+    # T variable -> (sign, frame's T (3x3 lists), frame's w, row, column, der(w) known)
+    owner: dict[int, tuple] = {}
     for records in frames.values():
-        t_matrix = sp.Matrix(3, 3, [value(r) for r in records["T"]])
-        w_vector = sp.Matrix([value(r) for r in records["w"]])
+        rows = [value(r) for r in records["T"]]
+        t_matrix = [rows[0:3], rows[3:6], rows[6:9]]
+        w_vector = [value(r) for r in records["w"]]
         w_ok = all(x.is_number or system.var_to_diff[var_of(x)[0]] != -1 for x in w_vector)
         for key in ("r_0", "w", "f", "t"):
             for r in records[key]:
                 if aliases.target[r] != -1:
                     frame_vars.add(aliases.target[r])
-        for k, x in enumerate(t_matrix):
+        for k, x in enumerate(rows):
             if x.is_number:
                 continue
             found = var_of(x)
@@ -110,8 +135,8 @@ def apply_orientation_rule(system: EquationSystem, aliases: AliasMap, dummies: s
                 return unchanged(f"a T element is {x}")
             v, sign = found
             t_vars.add(v)
-            if v not in owner or (w_ok and not owner[v][4]):
-                owner[v] = (sign, t_matrix, w_vector, k, w_ok)
+            if v not in owner or (w_ok and not owner[v][5]):
+                owner[v] = (sign, t_matrix, w_vector, k // 3, k % 3, w_ok)
     first, second = {}, {}
     for v in t_vars:
         d1 = system.var_to_diff[v]
@@ -120,24 +145,23 @@ def apply_orientation_rule(system: EquationSystem, aliases: AliasMap, dummies: s
         if d1 not in dummies:
             return unchanged(f"{system.name(v)} is a state")
         d2 = system.var_to_diff[d1]
-        sign, t_matrix, w_vector, k, w_ok = owner[v]
-        first[d1] = sign * (-(_skew(w_vector) * t_matrix))[k]
+        sign, t_matrix, w_vector, i, j, w_ok = owner[v]
+        first[d1] = _signed(sign, _rate(t_matrix, w_vector, i, j))
         if d2 == -1:
             continue
         if d2 not in dummies or system.var_to_diff[d2] != -1:
             return unchanged(f"der(der({system.name(v)})) is a state or differentiated again")
         if not w_ok:
             return unchanged(f"no der(w) for the frame of {system.name(v)}")
-        dw = sp.Matrix([0 if x.is_number else
-                        var_of(x)[1] * system.symbols[system.var_to_diff[var_of(x)[0]]]
-                        for x in w_vector])
-        sw = _skew(w_vector)
-        second[d2] = sign * (-(_skew(dw) * t_matrix) + sw * (sw * t_matrix))[k]
+        dw = [sp.S.Zero if x.is_number else
+              _signed(var_of(x)[1], system.symbols[system.var_to_diff[var_of(x)[0]]])
+              for x in w_vector]
+        second[d2] = _signed(sign, _acceleration(t_matrix, w_vector, dw, i, j))
     removed = set(first) | set(second)
     if not removed:
         return unchanged("no der(T)")
-    first_symbols = {system.symbols[d]: e for d, e in first.items()}
-    rule = {**first_symbols, **{system.symbols[d]: e for d, e in second.items()}}
+    rule = {system.symbols[d]: e for d, e in first.items()}
+    rule.update({system.symbols[d]: e for d, e in second.items()})
 
     def root(e: int) -> int:
         while system.diff_to_eq[e] != -1:
@@ -148,7 +172,7 @@ def apply_orientation_rule(system: EquationSystem, aliases: AliasMap, dummies: s
         inc = system.incidence[e]
         return (any(v in t_vars for v in inc)
                 and not any(v in frame_vars or system.diff_to_var[v] != -1 for v in inc)
-                and not system.sources[e].label.startswith("connection"))
+                and not system.sources[e].label.startswith(("connection", "loop closure")))
 
     drop = {e for e in range(system.n_eqs)
             if system.diff_to_eq[e] != -1 and defines_t(root(e))}
@@ -158,7 +182,7 @@ def apply_orientation_rule(system: EquationSystem, aliases: AliasMap, dummies: s
     for e in range(system.n_eqs):
         if e in drop or not any(v in removed for v in system.incidence[e]):
             continue
-        residual = system.residuals[e].xreplace(rule)
+        residual = substituted(system.residuals[e], rule)
         out.residuals[e] = residual
         out.incidence[e] = out.incidence_of(residual, system.sources[e].label)
         if any(v in removed for v in out.incidence[e]):
