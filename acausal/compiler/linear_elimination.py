@@ -60,6 +60,11 @@ CANCELLED = 1e-11
 #: its level, and each must be found again).
 LOOK = 8
 
+#: A probe whose fill exceeds RUNAWAY times the least fill once RUNAWAY_AFTER of the block is
+#: eliminated stops early (before the comparison at half of the block, see :func:`_race`).
+RUNAWAY = 3.0
+RUNAWAY_AFTER = 0.2
+
 _binary = ca.SX.binary
 _unary = ca.SX.unary
 
@@ -351,17 +356,22 @@ class _Probe:
 
 
 def _race(probes: list[_Probe], n: int) -> _Probe:
-    """Run the probes side by side, a pivot each in turn; once half of the block is eliminated,
-    a probe that has filled in 60 % more than the least-filled one stops (the wrong end of a
-    chain fills in about twice as fast all along; but a start in the middle is cheap at first,
-    from both ends, and fills in fast once the two fronts meet, so an earlier or closer
-    comparison drops the best start). Of those that ran to their end, one that took no pivot
-    on an expression if there is one (its pivots, numbers and parameters, cannot vanish during
-    a run, while a pivot on an expression is known to keep its sign only at the sample points:
-    EngineV6's loops take three such by components, one of which vanishes 0.04 s into the run,
-    and none from the ends of the unknowns' graph), and among those the one that leaves the
-    least work: its fill plus a dense solve of its remainder (the cube of its size). A probe
-    without such pivots is compared with the others without them only."""
+    """Run the probes side by side, a pivot each in turn; once half of the block is eliminated, a
+    probe that has filled in 60 % more than the least-filled one stops (the wrong end of a chain
+    fills in about twice as fast all along; but a start in the middle is cheap at first, from
+    both ends, and fills in fast once the two fronts meet, so an earlier or closer comparison
+    drops the best start); before that, once a fifth of the block is eliminated
+    (``RUNAWAY_AFTER``), one that has filled in ``RUNAWAY`` = 3 times as much as the
+    least-filled one stops (a runaway start: the 100-link chain under the orientation rule had
+    two starts at 5 400 and 7 400 entries there against 1 500, that reached 28 000 and 47 000 at
+    half and took half of its compile time; the starts chosen, and so the code, stay the same
+    for the chains, the hand, EngineV6 and the R3 robot). Of those that ran to their end, one
+    that took no pivot on an expression if there is one (its pivots, numbers and parameters,
+    cannot vanish during a run, while a pivot on an expression is known to keep its sign only at
+    the sample points: EngineV6's loops take three such by components, one of which vanishes
+    0.04 s into the run, and none from the ends of the unknowns' graph), and among those the one
+    that leaves the least work: its fill plus a dense solve of its remainder (the cube of its
+    size). A probe without such pivots is compared with the others without them only."""
     running = [(p, p.steps_taken()) for p in probes]
     finished: list[_Probe] = []
     while running:
@@ -373,13 +383,15 @@ def _race(probes: list[_Probe], n: int) -> _Probe:
             except StopIteration:
                 finished.append(probe)
         running = still
-        if running and len(running[0][0].steps) > 0.5 * n:
+        done = len(running[0][0].steps) if running else 0
+        if done > RUNAWAY_AFTER * n:
+            factor = 1.6 if done > 0.5 * n else RUNAWAY
             least = {}
             for p, _ in running:
                 kind = p.expression_pivots == 0
                 least[kind] = min(least.get(kind, p.fill), p.fill)
             running = [(p, s) for p, s in running
-                       if p.fill <= 1.6 * least[p.expression_pivots == 0] + 50]
+                       if p.fill <= factor * least[p.expression_pivots == 0] + 50]
     return min(finished, key=lambda p: (p.expression_pivots > 0,
                                         p.fill + len(p.alive_cols) ** 3, probes.index(p)))
 
