@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from typing import Any
 
 import numpy as np
@@ -290,6 +291,13 @@ def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
     with cs.start_values(start):
         init = initialize_with_branches(cs, p, t_start)
     dynamic = cs.dynamic_selection if dynamic_state_selection is None else dynamic_state_selection
+    rule = getattr(cs, "orientation_rule", None)
+    if dynamic_state_selection and rule is not None and not rule.skipped:
+        warnings.warn(
+            f"dynamic_state_selection=True: the states of {cs.model_name} stay the ones the "
+            "compiler chose. It replaced the derivatives of its frames' orientations by "
+            "der(T) = -skew(w) T for that choice (docs/compiler.md, 'The orientation rule'), "
+            "so there is no other choice to switch to.", RuntimeWarning, stacklevel=3)
     dynamic = dynamic and cs.selector is not None and cs.selector.max_level > 0
     if cs.x.numel() and jit == "auto":
         # the solver problem first (built once per compiled model): its machine code's cache

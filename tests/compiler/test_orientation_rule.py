@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import acausal
 import acausal.compiler.pipeline as pipeline
+import acausal.compiler.structure.orientation_rule as orientation_rule
 from acausal.components.multibody.chains import SpatialChain
 from acausal.components.multibody.examples import Fourbar1
 
@@ -39,9 +41,13 @@ def test_the_chain_moves_as_without_the_rule(monkeypatch):
 
 def test_a_kinematic_loop_moves_as_without_the_rule(monkeypatch):
     """Fourbar1 (closed by the orientation residue) selects its states numerically, so the
-    rule leaves it alone; with static selection the rule applies to the loop too."""
+    rule leaves it alone; with static selection it is a kinematic loop (joint angles that are
+    not states), which the rule skips by default (orientation_rule.WITH_LOOPS); applied, the
+    loop moves as without it."""
     assert acausal.compile(Fourbar1()).orientation_rule is None
     monkeypatch.setattr(pipeline, "DYNAMIC_SELECTION_LIMIT", -1)
+    assert acausal.compile(Fourbar1()).orientation_rule.skipped.startswith("a kinematic loop")
+    monkeypatch.setattr(orientation_rule, "WITH_LOOPS", True)
     cs = acausal.compile(Fourbar1())
     assert cs.orientation_rule.equations_removed > 0 and not cs.orientation_rule.skipped
     with_rule = _states(cs, 1.0)
@@ -49,3 +55,10 @@ def test_a_kinematic_loop_moves_as_without_the_rule(monkeypatch):
     without = _states(acausal.compile(Fourbar1()), 1.0)
     for name, x in with_rule.items():
         assert np.max(np.abs(x - without[name])) < 1e-8, name
+
+
+def test_asking_a_rewritten_model_for_dynamic_state_selection_is_told_it_has_none():
+    cs = acausal.compile(SpatialChain(n=2))
+    assert not cs.orientation_rule.skipped and cs.selector is None
+    with pytest.warns(RuntimeWarning, match="stay the ones the compiler chose"):
+        cs.simulate(0.01, dynamic_state_selection=True)
