@@ -474,6 +474,8 @@ class HybridSimulation:
                 prob.set_watch(None)
         if interrupted and not self.interrupt.keep:
             raise KeyboardInterrupt
+        if not interrupted:  # jit="auto": native code for the next run of a warm model
+            self.tiers.after_run([prob for _, prob in self.problems.values()])
         if self.progress is not None:
             if interrupted:
                 done = self.blocks[-1][1][-1] if self.blocks else self.grid[0]

@@ -139,6 +139,34 @@ def test_a_short_run_starts_no_build(monkeypatch, tmp_path, c_compiler):
     assert sol.stats["driver"] == "scikit-sundae"
 
 
+def test_a_warm_run_leaves_its_native_code_for_the_next_run(monkeypatch, tmp_path, c_compiler):
+    """A run that is not hot but spends WARM_S in the virtual machine starts the build when it
+    ends (it would only have competed with the run for the processor); the next run of the
+    model, in any process, runs on the machine code from its start."""
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr(tiering, "hot", lambda *args: False)
+    monkeypatch.setattr(tiering, "WARM_S", 0.0)
+    started = []
+    original = native.start_background
+
+    def recorded(*args, **kwargs):
+        started.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(native, "start_background", recorded)
+    first = compile(CountedOscillator()).simulate(3.0)
+    assert len(started) == 1 and first.stats["native_code"] == "building"
+    assert first.stats["driver"] == "scikit-sundae"  # the whole run in the virtual machine
+    deadline = time.monotonic() + 300.0
+    while list(tmp_path.glob("*.building")) or list(tmp_path.glob(".job-*")):
+        assert time.monotonic() < deadline, "the background build did not end"
+        time.sleep(0.05)
+    second = compile(CountedOscillator()).simulate(3.0)
+    assert second.stats["native_code"] == "cache" and second.stats["driver"] == "native"
+    assert len(started) == 1
+    assert np.abs(second["x"] - first["x"]).max() < 1e-5  # both at the default tolerances
+
+
 def test_without_a_c_compiler_auto_runs_in_the_virtual_machine_silently(monkeypatch):
     monkeypatch.delenv("CC", raising=False)
     monkeypatch.setattr(shutil, "which", lambda name, *a, **k: None)
