@@ -299,7 +299,8 @@ def test_a_large_first_run_builds_the_driver_before_its_first_step(c_compiler, t
     monkeypatch.setenv(native.CACHE_ENV, str(tmp_path / "native-cache"))
     monkeypatch.setattr(native_solver, "_driver", None)  # none loaded in this process either
     monkeypatch.setattr(native_solver, "_build_tried", False)
-    monkeypatch.setattr(tiering, "hot", lambda *args: False)  # no background build
+    monkeypatch.setattr(tiering, "hot", lambda *args: False)  # no background build,
+    monkeypatch.setattr(tiering, "WARM_S", float("inf"))  # not even after the run
     cs = compile(Pendulums())
     sol = run(cs, "auto", jit="auto", rtol=1e-8, atol=1e-10, t_end=1.0)
     assert sol.stats["driver"] == "native" and sol.stats["native_code"] == "none"
