@@ -152,9 +152,10 @@ THREADSAFE_SYMBOLICS = "CASADI_WITH_THREADSAFE_SYMBOLICS" in ca.CasadiMeta.compi
 class Planning:
     """:func:`plan` in a thread of this process: CasADi releases Python's lock while it
     serialises, so the run's own set-up (start values, the integrator's choice) goes on beside
-    it on a second core (the 20-link chain's right-hand side: 26 000 instructions, 2.3 MB
-    serialised in about 25 ms). :meth:`result` waits for it and raises what it raised. Without
-    :data:`THREADSAFE_SYMBOLICS` the plan is made in the caller's thread, at once."""
+    it on a second core (the 20-link chain's right-hand side before the orientation rule:
+    26 000 instructions, 2.3 MB serialised in about 25 ms). :meth:`result` waits for it and
+    raises what it raised. Without :data:`THREADSAFE_SYMBOLICS` the plan is made in the
+    caller's thread, at once."""
 
     def __init__(self, functions: Sequence[ca.Function], cc: str) -> None:
         self._out: list[Planned] | None = None

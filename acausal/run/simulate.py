@@ -299,9 +299,10 @@ def _simulate(cs: CompiledModel, t_end: float, *, t_start: float = 0.0,
             "der(T) = -skew(w) T for that choice (docs/compiler.md, 'The orientation rule'), "
             "so there is no other choice to switch to.", RuntimeWarning, stacklevel=3)
     dynamic = dynamic and cs.selector is not None and cs.selector.max_level > 0
-    if cs.x.numel() and jit == "auto":
+    if cs.x.numel() and jit == "auto" and not dynamic:
         # the solver problem first (built once per compiled model): its machine code's cache
         # keys are computed in a thread (native.Planning) while the start values are checked
+        # (with dynamic state selection the run may start on another realisation)
         sundials.problem_for(cs, split_indicators(cs)[0], jit)
     _check_initial_values(cs, t_start, init, p)
     try:
