@@ -117,7 +117,9 @@ def apply_orientation_rule(system: EquationSystem, aliases: AliasMap, dummies: s
         report.skipped = reason
         return system, aliases, dummies, report
 
-    frames = _frames(aliases.names)
+    # a plain substring test first: the regular expression on every name of a large model
+    # without frames (the 1000-mass chain, 18 000 names) cost 7 ms of its 1.1 s compile
+    frames = _frames(aliases.names) if any(".T[" in n for n in aliases.names) else {}
     if not frames:
         return unchanged("no 3-D frames")
     if not WITH_LOOPS:
