@@ -109,3 +109,23 @@ def test_rhs_growth_quick_json():
     assert set(out["fit"]) == {"sizes", "instructions_exponent", "vm_exponent",
                                "native_exponent", "instructions_ratio", "loop_ratio"}
     assert out["fit"]["sizes"] == [] and out["fit"]["instructions_ratio"] is None
+
+
+def test_other_tree_imports_acausal_from_that_tree(tmp_path):
+    """benchmarks/other_tree.py: the script it runs imports acausal, acausal.components and
+    acausal.library from the tree given, not from the editable install of this checkout."""
+    tree = tmp_path / "tree"
+    for folder in ("acausal", "components", "library"):
+        (tree / folder).mkdir(parents=True)
+        (tree / folder / "__init__.py").write_text(f"WHICH = 'the other {folder}'\n")
+    script = tmp_path / "which.py"
+    script.write_text("import sys, acausal, acausal.components, acausal.library\n"
+                      "print(acausal.WHICH, acausal.components.WHICH, acausal.library.WHICH,"
+                      " sys.argv[1:])\n")
+    proc = subprocess.run([sys.executable, str(SCRIPT.with_name("other_tree.py")), str(tree),
+                           str(script), "--flag", "1"],
+                          check=False, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip() == ("the other acausal the other components the other library "
+                                   "['--flag', '1']")
+    assert f"acausal from {tree.resolve() / 'acausal'}" in proc.stderr
