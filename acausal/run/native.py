@@ -120,10 +120,10 @@ class Planned:
 def plan(functions: Sequence[ca.Function], cc: str,
          folder: Path | None = None) -> list[Planned]:
     """Each of ``functions``' library in the cache: named by the SHA-256 of the serialised
-    function, the compiler, the flags and chunks (``-O1`` up to :data:`OPTIMISE_UP_TO`, in
-    pieces from :data:`SPLIT_FROM`, and in pieces above :data:`UNOPTIMISED_UP_TO`
-    instructions, ``-O0`` between,
-    and for :data:`QUICK_TO_BUILD` up to :data:`UNOPTIMISED_UP_TO`),
+    function, the compiler, the flags and chunks (``-O1`` up to :data:`OPTIMISE_UP_TO` and
+    above :data:`UNOPTIMISED_UP_TO` instructions, ``-O0`` between, and for
+    :data:`QUICK_TO_BUILD` up to :data:`UNOPTIMISED_UP_TO`; in pieces from
+    :data:`SPLIT_FROM` at either level),
     :data:`GENERATOR`, the CasADi version and the platform. Serialising is a few times cheaper
     than writing the C code, which only a build needs (benchmarks/native_tiering.py)."""
     folder = cache_folder() if folder is None else folder
@@ -133,8 +133,11 @@ def plan(functions: Sequence[ca.Function], cc: str,
         size = f.n_instructions()
         optimise = (size <= OPTIMISE_UP_TO and f.name() not in QUICK_TO_BUILD) \
             or size > UNOPTIMISED_UP_TO
-        flags, chunk = (("-O1",), native_build.CHUNK if size >= SPLIT_FROM else 0) \
-            if optimise else (("-O0",), 0)
+        # in pieces from SPLIT_FROM at either level: at -O1 for gcc's sake, at -O0 (few and
+        # large) so that jit=True compiles them side by side (native_build.split_units)
+        flags = ("-O1",) if optimise else ("-O0",)
+        chunk = 0 if size < SPLIT_FROM else \
+            native_build.CHUNK if optimise else native_build.UNOPTIMISED_CHUNK
         key = hashlib.sha256("\n".join(
             [serialized, cc, " ".join(flags), str(chunk), GENERATOR, ca.__version__,
              sys.platform]).encode()).hexdigest()
@@ -278,14 +281,17 @@ def build_in_cache(builds: Sequence) -> None:
 
 
 def _build(planned: Planned, cc: str, work: Path) -> None:
-    """One function's library built in the folder ``work`` (see :mod:`.native_build`)."""
+    """One function's library built in the folder ``work`` (see :mod:`.native_build`), its
+    pieces in one compiler process a core (``jit=True`` waits for it; the background builder
+    compiles each library in one process, leaving the run its core)."""
     _compile(native_build.c_source(planned.function, planned.chunk), planned.command(cc),
-             planned.library, work)
+             planned.library, work, parts=os.cpu_count() or 1)
 
 
-def _compile(source: str, command: list[str], library: Path, work: Path) -> None:
+def _compile(source: str, command: list[str], library: Path, work: Path,
+             parts: int = 1) -> None:
     try:
-        native_build.build(source, command, library, work)
+        native_build.build(source, command, library, work, parts)
     except native_build.CompileFailed as exc:
         raise compiler_failed(exc.argv, exc.status, exc.messages) from None
 

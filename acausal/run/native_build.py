@@ -35,6 +35,15 @@ from pathlib import Path
 CHUNK = 1000
 #: The longest a compiler command may run [s] (a guard against a hung compiler).
 COMPILE_TIMEOUT_S = 900.0
+#: Statements a piece holds at -O0, where the pieces serve only to compile side by side
+#: (:func:`split_units`): at -O0 every local lives in memory, and the loads and stores at
+#: the cuts of pieces of 1 000 made the 100-link chain's right-hand side 60 % slower
+#: (67.5 us a call against 41.5, ``benchmarks/rhs_growth.py``).
+UNOPTIMISED_CHUNK = 15_000
+#: A function of this many pieces or more is compiled in several files side by side
+#: (:func:`split_units`): gcc's time grows with the code, and one process uses one core.
+PARALLEL_FROM = 2
+_PIECE = "static ACAUSAL_NOINLINE void casadi_piece"
 
 _LOCAL = re.compile(r"\ba(\d+)\b")
 _ASSIGNED = re.compile(r"\s*a(\d+)=")
@@ -131,15 +140,86 @@ def _renamed(line: str) -> str:
     return _LOCAL.sub(lambda m: f"a{int(m.group(1)):03d}", line)
 
 
-def build(source: str, command: Sequence[str], library: Path, work: Path) -> None:
+def split_units(source: str, parts: int) -> list[str] | None:
+    """``source`` cut into C files that compile side by side, one compiler process each, and
+    link into the same library: the first holds everything but the pieces' bodies
+    (:func:`split_body`; declared there), the ``parts`` others (or fewer) the pieces, in runs
+    of consecutive ones. None where ``source`` has fewer than :data:`PARALLEL_FROM` pieces or is
+    not of that shape, or on Windows (its compiler command is another).
+
+    A piece file repeats CasADi's preamble up to the library's exported functions (macros,
+    ``casadi_real``, the helper functions such as ``casadi_sq``) with another prefix for the
+    helpers' names (``CODEGEN_PREFIX``), so that no name is defined twice; the pieces are
+    hidden symbols of the library, not exported."""
+    if parts < 2 or sys.platform.startswith("win"):
+        return None
+    lines = source.split("\n")
+    heads = [k for k, line in enumerate(lines) if line.startswith(_PIECE)]
+    config = next((k for k, line in enumerate(lines)
+                   if line.startswith("/* Configuration this file was compiled with")), None)
+    if len(heads) < PARALLEL_FROM or config is None or config > heads[0]:
+        return None
+    ends = []
+    for head in heads:
+        end = next((k for k in range(head, len(lines)) if lines[k] == "}"), None)
+        if end is None:
+            return None
+        ends.append(end)
+    prefix = re.search(r"#define CASADI_PREFIX\(ID\) (\w+) ## ID", source)
+    if prefix is None:
+        return None
+    hidden = ["#if defined(__GNUC__) || defined(__clang__)",
+              "#define ACAUSAL_PIECE __attribute__((noinline, visibility(\"hidden\"))) void",
+              "#else", "#define ACAUSAL_PIECE void", "#endif"]
+    per_part = -(-len(heads) // parts)
+    units, main = [], lines[:heads[0]]
+    main += hidden + [lines[h].replace("static ACAUSAL_NOINLINE void", "ACAUSAL_PIECE", 1)
+                      .replace(" {", ";", 1) for h in heads]
+    main += lines[ends[-1] + 1:]
+    for first in range(0, len(heads), per_part):
+        unit = ["#define CASADI_CODEGEN_PREFIX",
+                f"#define CODEGEN_PREFIX {prefix.group(1)}u{first}_"] + lines[:config] + hidden
+        for head, end in zip(heads[first:first + per_part], ends[first:first + per_part]):
+            unit += [lines[head].replace("static ACAUSAL_NOINLINE void", "ACAUSAL_PIECE", 1)]
+            unit += lines[head + 1:end + 1]
+        units.append("\n".join(unit))
+    return ["\n".join(main)] + units
+
+
+def build(source: str, command: Sequence[str], library: Path, work: Path,
+          parts: int = 1) -> None:
     """Compile ``source`` with ``command`` (its ``{source}`` and ``{output}`` filled in) in the
     folder ``work`` and rename the library to ``library`` (atomic: a reader sees no library
-    or a whole one). Raises :class:`CompileFailed` with the command and the compiler's
-    messages."""
-    c_file, output = work / "function.c", work / Path(library).name
-    c_file.write_text(source)
-    argv = [str(c_file) if a == "{source}" else str(output) if a == "{output}" else a
-            for a in command]
+    or a whole one); in ``parts`` compiler processes side by side where :func:`split_units`
+    can cut it, then linked. Raises :class:`CompileFailed` with the command and the
+    compiler's messages."""
+    output = work / Path(library).name
+    units = split_units(source, parts)
+    if units is None:
+        c_file = work / "function.c"
+        c_file.write_text(source)
+        _run([str(c_file) if a == "{source}" else str(output) if a == "{output}" else a
+              for a in command], output)
+    else:
+        files = [work / f"unit{k}.c" for k in range(len(units))]
+        objects = [f.with_suffix(".o") for f in files]
+        for file, text in zip(files, units):
+            file.write_text(text)
+        compile_only = [[("-c" if a == "-shared" else str(f) if a == "{source}" else
+                          str(o) if a == "{output}" else a) for a in command if a != "-lm"]
+                        for f, o in zip(files, objects)]
+        with ThreadPoolExecutor(max_workers=len(units)) as pool:
+            list(pool.map(lambda argv_obj: _run(*argv_obj), zip(compile_only, objects)))
+        link: list[str] = []
+        for a in command:
+            link += [str(o) for o in objects] if a == "{source}" else \
+                [str(output)] if a == "{output}" else [a]
+        _run(link, output)
+    os.replace(output, library)
+
+
+def _run(argv: list[str], output: Path) -> None:
+    """Run one compiler command that must make ``output``."""
     try:
         result = subprocess.run(argv, capture_output=True, text=True,
                                 timeout=COMPILE_TIMEOUT_S)
@@ -147,7 +227,6 @@ def build(source: str, command: Sequence[str], library: Path, work: Path) -> Non
         raise CompileFailed(argv, None, str(exc)) from exc
     if result.returncode != 0 or not output.is_file():
         raise CompileFailed(argv, result.returncode, result.stderr or result.stdout or "")
-    os.replace(output, library)
 
 
 class CompileFailed(Exception):

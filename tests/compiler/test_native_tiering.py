@@ -229,10 +229,48 @@ def test_a_split_function_computes_what_casadi_computes(tmp_path, c_compiler):
             np.testing.assert_allclose(np.array(ours), np.array(theirs), rtol=1e-15, atol=0)
 
 
+@pytest.mark.skipif(sys.platform.startswith("win"), reason="units are not cut on Windows")
+@pytest.mark.parametrize("flags", [("-O0",), ("-O1",)])
+def test_a_function_compiled_in_units_side_by_side_computes_what_casadi_computes(
+        flags, tmp_path, c_compiler):
+    """native_build.build with parts > 1: the pieces in files of their own, compiled by one
+    process each and linked (split_units), helpers such as casadi_sq and fmax included: the
+    same numbers as CasADi's virtual machine, and as the library built from one file."""
+    from acausal.base.c_compiler import shared_library_command
+
+    x = ca.SX.sym("x", 6)
+    y = x
+    for k in range(60):
+        y = ca.fmax(ca.sin(y * (1 + 0.01 * k)), -0.5) + ca.sqrt(y ** 2 + 1) * y[::-1]
+    f = ca.Function("units", [x], [y, ca.sum1(y)], ["x"], ["y", "s"])
+    source = native_build.c_source(f, chunk=40)
+    units = native_build.split_units(source, 3)
+    assert units is not None and len(units) == 4  # the declarations, then three runs
+    assert native_build.split_units(source, 1) is None
+    command = shared_library_command(c_compiler, ["{source}"], "{output}", flags=flags,
+                                     hide_symbols=False)
+    libraries = {}
+    for parts in (1, 3):
+        work = tmp_path / f"work{parts}"
+        work.mkdir()
+        libraries[parts] = tmp_path / f"units{parts}.so"
+        native_build.build(source, command, libraries[parts], work, parts)
+    assert sorted(p.name for p in (tmp_path / "work3").iterdir()) == [
+        f"unit{k}.{ext}" for k in range(4) for ext in ("c", "o")]
+    split, whole = (ca.external("units", str(libraries[k])) for k in (3, 1))
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        point = rng.uniform(-2, 2, 6)
+        for ours, one_file, theirs in zip(split(point), whole(point), f(point)):
+            np.testing.assert_array_equal(np.array(ours), np.array(one_file))
+            np.testing.assert_allclose(np.array(ours), np.array(theirs), rtol=1e-15, atol=0)
+
+
 def test_the_plan_cuts_only_large_functions_into_pieces(tmp_path, c_compiler):
     """-O1 in one piece below native.SPLIT_FROM instructions, in pieces from there up to
-    OPTIMISE_UP_TO, -O0 above; IDA's Jacobian (native.QUICK_TO_BUILD) at -O0 whatever its
-    size. The pieces are part of the library's key."""
+    OPTIMISE_UP_TO, -O0 above (in pieces too, which jit=True compiles side by side); IDA's
+    Jacobian (native.QUICK_TO_BUILD) at -O0 whatever its size. The pieces are part of the
+    library's key."""
     x = ca.SX.sym("x")
 
     def sized(name: str, n: int) -> ca.Function:
@@ -250,7 +288,8 @@ def test_the_plan_cuts_only_large_functions_into_pieces(tmp_path, c_compiler):
     jacobian = sized("res_jac", 10)
     plans = native.plan([small, large, huge, jacobian], c_compiler, tmp_path)
     assert [(p.flags, p.chunk) for p in plans] == [
-        (("-O1",), 0), (("-O1",), native_build.CHUNK), (("-O0",), 0), (("-O0",), 0)]
+        (("-O1",), 0), (("-O1",), native_build.CHUNK),
+        (("-O0",), native_build.UNOPTIMISED_CHUNK), (("-O0",), 0)]
     assert len({p.library for p in plans}) == 4
 
 
