@@ -45,8 +45,8 @@ UNOPTIMISED_CHUNK = 15_000
 PARALLEL_FROM = 2
 _PIECE = "static ACAUSAL_NOINLINE void casadi_piece"
 
-_LOCAL = re.compile(r"\ba(\d+)\b")
-_ASSIGNED = re.compile(r"\s*a(\d+)=")
+_LOCAL = re.compile(r"\b(a\d+)\b")
+_ASSIGNED = re.compile(r"\s*(a\d+)=")
 _WORK = re.compile(r"if \(sz_w\) \*sz_w = (\d+)[;*]")  # in name_work and name_work_bytes
 
 
@@ -99,7 +99,7 @@ def split_body(source: str, chunk: int) -> str:
     sizes = {int(_WORK.search(lines[k]).group(1)) for k in work}
     if len(work) != 2 or len(sizes) != 1:
         return source
-    n_locals = 1 + max(int(m) for line in declared for m in _LOCAL.findall(line))
+    n_locals = 1 + max(_index(m) for line in declared for m in _LOCAL.findall(line))
     offset = sizes.pop()  # CasADi's own part of w comes first, the locals after it
     for k in work:
         lines[k] = _WORK.sub(lambda m: f"if (sz_w) *sz_w = {offset + n_locals}{m.group(0)[-1]}",
@@ -107,24 +107,26 @@ def split_body(source: str, chunk: int) -> str:
     pieces, calls = [], []
     for first in range(0, len(body), chunk):
         piece = body[first:first + chunk]
-        written: set[int] = set()
-        read_first: set[int] = set()
+        # the locals by their names as CasADi wrote them (one name a local): a statement's
+        # own local is written after its right-hand side is read
+        written: set[str] = set()
+        read_first: set[str] = set()
         for line in piece:
             assigned = _ASSIGNED.match(line)
-            for name in _LOCAL.findall(line[assigned.end():] if assigned else line):
-                if int(name) not in written:
-                    read_first.add(int(name))
+            for local in _LOCAL.findall(line, assigned.end() if assigned else 0):
+                if local not in written:
+                    read_first.add(local)
             if assigned:
-                written.add(int(assigned.group(1)))
+                written.add(assigned.group(1))
         name = f"casadi_piece{first // chunk}"
-        touched = sorted(written | read_first)
+        touched = sorted(written | read_first, key=_index)
         text = [f"static ACAUSAL_NOINLINE void {name}(const casadi_real** arg, "
                 "casadi_real** res, casadi_real* s) {"]
-        text += ["  casadi_real " + ", ".join(f"a{k:03d}" for k in touched[j:j + 12]) + ";"
+        text += ["  casadi_real " + ", ".join(touched[j:j + 12]) + ";"
                  for j in range(0, len(touched), 12)]
-        text += [f"  a{k:03d}=s[{k}];" for k in sorted(read_first)]
-        text += [_renamed(line) for line in piece]
-        text += [f"  s[{k}]=a{k:03d};" for k in sorted(written)] + ["}"]
+        text += [f"  {a}=s[{_index(a)}];" for a in sorted(read_first, key=_index)]
+        text += piece
+        text += [f"  s[{_index(a)}]={a};" for a in sorted(written, key=_index)] + ["}"]
         pieces.append("\n".join(text))
         calls.append(f"  {name}(arg, res, w + {offset});")
     prelude = ("#if defined(__GNUC__) || defined(__clang__)\n"
@@ -134,10 +136,9 @@ def split_body(source: str, chunk: int) -> str:
     return "\n".join(lines[:start] + [prelude] + pieces + f0 + lines[end + 1:])
 
 
-def _renamed(line: str) -> str:
-    """A statement with its locals written ``a%03d`` (CasADi pads them to the width of the
-    largest; the pieces declare them padded to three digits)."""
-    return _LOCAL.sub(lambda m: f"a{int(m.group(1)):03d}", line)
+def _index(local: str) -> int:
+    """The place of a local (``a0012``, as CasADi names it) in the work vector's part."""
+    return int(local[1:])
 
 
 def split_units(source: str, parts: int) -> list[str] | None:
