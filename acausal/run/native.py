@@ -121,9 +121,9 @@ def plan(functions: Sequence[ca.Function], cc: str,
          folder: Path | None = None) -> list[Planned]:
     """Each of ``functions``' library in the cache: named by the SHA-256 of the serialised
     function, the compiler, the flags and chunks (``-O1`` up to :data:`OPTIMISE_UP_TO` and
-    above :data:`UNOPTIMISED_UP_TO` instructions, ``-O0`` between, and for
-    :data:`QUICK_TO_BUILD` up to :data:`UNOPTIMISED_UP_TO`; in pieces from
-    :data:`SPLIT_FROM` at either level),
+    above :data:`UNOPTIMISED_UP_TO` instructions, in pieces from :data:`SPLIT_FROM`;
+    ``-O0`` in one piece between, and for :data:`QUICK_TO_BUILD` up to
+    :data:`UNOPTIMISED_UP_TO`),
     :data:`GENERATOR`, the CasADi version and the platform. Serialising is a few times cheaper
     than writing the C code, which only a build needs (benchmarks/native_tiering.py)."""
     folder = cache_folder() if folder is None else folder
@@ -133,11 +133,12 @@ def plan(functions: Sequence[ca.Function], cc: str,
         size = f.n_instructions()
         optimise = (size <= OPTIMISE_UP_TO and f.name() not in QUICK_TO_BUILD) \
             or size > UNOPTIMISED_UP_TO
-        # in pieces from SPLIT_FROM at either level: at -O1 for gcc's sake, at -O0 (few and
-        # large) so that jit=True compiles them side by side (native_build.split_units)
+        # -O1 in pieces from SPLIT_FROM for gcc's sake (jit=True compiles them side by side:
+        # native_build.split_units); -O0 in one piece: cut in pieces, even in two, the 100-link
+        # chain's right-hand side ran a third slower (its run from the cache 1.26 s against
+        # 0.91, benchmarks/multibody_peers.py), more than its compile's gain (1 s of 2.4)
         flags = ("-O1",) if optimise else ("-O0",)
-        chunk = 0 if size < SPLIT_FROM else \
-            native_build.CHUNK if optimise else native_build.UNOPTIMISED_CHUNK
+        chunk = native_build.CHUNK if optimise and size >= SPLIT_FROM else 0
         key = hashlib.sha256("\n".join(
             [serialized, cc, " ".join(flags), str(chunk), GENERATOR, ca.__version__,
              sys.platform]).encode()).hexdigest()

@@ -35,11 +35,6 @@ from pathlib import Path
 CHUNK = 1000
 #: The longest a compiler command may run [s] (a guard against a hung compiler).
 COMPILE_TIMEOUT_S = 900.0
-#: Statements a piece holds at -O0, where the pieces serve only to compile side by side
-#: (:func:`split_units`): at -O0 every local lives in memory, and the loads and stores at
-#: the cuts of pieces of 1 000 made the 100-link chain's right-hand side 60 % slower
-#: (67.5 us a call against 41.5, ``benchmarks/rhs_growth.py``).
-UNOPTIMISED_CHUNK = 15_000
 #: A function of this many pieces or more is compiled in several files side by side
 #: (:func:`split_units`): gcc's time grows with the code, and one process uses one core.
 PARALLEL_FROM = 2

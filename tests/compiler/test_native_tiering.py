@@ -268,9 +268,8 @@ def test_a_function_compiled_in_units_side_by_side_computes_what_casadi_computes
 
 def test_the_plan_cuts_only_large_functions_into_pieces(tmp_path, c_compiler):
     """-O1 in one piece below native.SPLIT_FROM instructions, in pieces from there up to
-    OPTIMISE_UP_TO, -O0 above (in pieces too, which jit=True compiles side by side); IDA's
-    Jacobian (native.QUICK_TO_BUILD) at -O0 whatever its size. The pieces are part of the
-    library's key."""
+    OPTIMISE_UP_TO, -O0 in one piece above; IDA's Jacobian (native.QUICK_TO_BUILD) at -O0
+    whatever its size. The pieces are part of the library's key."""
     x = ca.SX.sym("x")
 
     def sized(name: str, n: int) -> ca.Function:
@@ -288,8 +287,7 @@ def test_the_plan_cuts_only_large_functions_into_pieces(tmp_path, c_compiler):
     jacobian = sized("res_jac", 10)
     plans = native.plan([small, large, huge, jacobian], c_compiler, tmp_path)
     assert [(p.flags, p.chunk) for p in plans] == [
-        (("-O1",), 0), (("-O1",), native_build.CHUNK),
-        (("-O0",), native_build.UNOPTIMISED_CHUNK), (("-O0",), 0)]
+        (("-O1",), 0), (("-O1",), native_build.CHUNK), (("-O0",), 0), (("-O0",), 0)]
     assert len({p.library for p in plans}) == 4
 
 
