@@ -187,31 +187,40 @@ def build(source: str, command: Sequence[str], library: Path, work: Path,
     """Compile ``source`` with ``command`` (its ``{source}`` and ``{output}`` filled in) in the
     folder ``work`` and rename the library to ``library`` (atomic: a reader sees no library
     or a whole one); in ``parts`` compiler processes side by side where :func:`split_units`
-    can cut it, then linked. Raises :class:`CompileFailed` with the command and the
-    compiler's messages."""
+    can cut it, then linked (should the compiler refuse the cut files, the one file is built
+    instead: the cut is only a matter of time). Raises :class:`CompileFailed` with the
+    command and the compiler's messages."""
     output = work / Path(library).name
     units = split_units(source, parts)
+    if units is not None:
+        try:
+            _build_units(units, command, output, work)
+        except CompileFailed:
+            units = None  # a cut the compiler refuses: the one file (its error, if any)
     if units is None:
         c_file = work / "function.c"
         c_file.write_text(source)
         _run([str(c_file) if a == "{source}" else str(output) if a == "{output}" else a
               for a in command], output)
-    else:
-        files = [work / f"unit{k}.c" for k in range(len(units))]
-        objects = [f.with_suffix(".o") for f in files]
-        for file, text in zip(files, units):
-            file.write_text(text)
-        compile_only = [[("-c" if a == "-shared" else str(f) if a == "{source}" else
-                          str(o) if a == "{output}" else a) for a in command if a != "-lm"]
-                        for f, o in zip(files, objects)]
-        with ThreadPoolExecutor(max_workers=len(units)) as pool:
-            list(pool.map(lambda argv_obj: _run(*argv_obj), zip(compile_only, objects)))
-        link: list[str] = []
-        for a in command:
-            link += [str(o) for o in objects] if a == "{source}" else \
-                [str(output)] if a == "{output}" else [a]
-        _run(link, output)
     os.replace(output, library)
+
+
+def _build_units(units: list[str], command: Sequence[str], output: Path, work: Path) -> None:
+    """:func:`split_units`' files compiled side by side and linked into ``output``."""
+    files = [work / f"unit{k}.c" for k in range(len(units))]
+    objects = [f.with_suffix(".o") for f in files]
+    for file, text in zip(files, units):
+        file.write_text(text)
+    compile_only = [[("-c" if a == "-shared" else str(f) if a == "{source}" else
+                      str(o) if a == "{output}" else a) for a in command if a != "-lm"]
+                    for f, o in zip(files, objects)]
+    with ThreadPoolExecutor(max_workers=len(units)) as pool:
+        list(pool.map(lambda argv_obj: _run(*argv_obj), zip(compile_only, objects)))
+    link: list[str] = []
+    for a in command:
+        link += [str(o) for o in objects] if a == "{source}" else \
+            [str(output)] if a == "{output}" else [a]
+    _run(link, output)
 
 
 def _run(argv: list[str], output: Path) -> None:

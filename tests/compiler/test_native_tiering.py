@@ -266,6 +266,24 @@ def test_a_function_compiled_in_units_side_by_side_computes_what_casadi_computes
             np.testing.assert_allclose(np.array(ours), np.array(theirs), rtol=1e-15, atol=0)
 
 
+def test_a_cut_the_compiler_refuses_falls_back_to_the_one_file(monkeypatch, tmp_path,
+                                                                c_compiler):
+    """The side-by-side build is an optimisation: cut files that do not compile leave the
+    library to the one-file build, not to an error."""
+    from acausal.base.c_compiler import shared_library_command
+
+    x = ca.SX.sym("x", 2)
+    f = ca.Function("fallback", [x], [ca.sin(x) * x[::-1]])
+    monkeypatch.setattr(native_build, "split_units",
+                        lambda source, parts: [source, "this is not C;"])
+    command = shared_library_command(c_compiler, ["{source}"], "{output}", flags=("-O0",),
+                                     hide_symbols=False)
+    library = tmp_path / "fallback.so"
+    native_build.build(native_build.c_source(f), command, library, tmp_path, parts=2)
+    compiled = ca.external("fallback", str(library))
+    np.testing.assert_array_equal(np.array(compiled([0.3, -1.2])), np.array(f([0.3, -1.2])))
+
+
 def test_the_plan_cuts_only_large_functions_into_pieces(tmp_path, c_compiler):
     """-O1 in one piece below native.SPLIT_FROM instructions, in pieces from there up to
     OPTIMISE_UP_TO, -O0 in one piece above; IDA's Jacobian (native.QUICK_TO_BUILD) at -O0
