@@ -367,6 +367,13 @@ class CompiledModel:
                                 if not self.states else
                                 "CVODE (ODE)" if self.is_ode else "IDA (index-1 DAE)"),
         ]
+        rule = self.orientation_rule
+        if rule is not None and not rule.skipped:
+            lines.append(f"  orientation rule der(T) = -skew(w) T: {rule.variables_removed} "
+                         f"derivatives of orientations and {rule.equations_removed} equations "
+                         "removed")
+        elif rule is not None and rule.skipped != "no 3-D frames":
+            lines.append(f"  orientation rule not applied: {rule.skipped}")
         for report in self.linear_eliminations:
             lines.append("  linear block eliminated in its sparsity's order: " + report.line())
         return "\n".join(lines)

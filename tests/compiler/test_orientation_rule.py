@@ -28,6 +28,8 @@ def test_the_chain_keeps_no_derivative_of_an_orientation():
     assert rule.equations_removed == rule.variables_removed > 0
     names = [cs.system.name(v) for v in range(cs.system.n_vars)]
     assert not [n for n in names if n.startswith("der(") and ".T[" in n]
+    assert (f"orientation rule der(T) = -skew(w) T: {rule.variables_removed} derivatives"
+            in cs.summary())
 
 
 def test_the_chain_moves_as_without_the_rule(monkeypatch):
