@@ -21,12 +21,11 @@ differentiated more than twice, or the equations dropped do not balance the vari
 It is also skipped, unless :data:`WITH_LOOPS`, where a joint coordinate or speed (declared
 with ``state_priority`` :data:`JOINT_PRIORITY` or more, MultiBody's ``StateSelect.prefer``)
 has a dummy derivative, which is what a kinematic loop does (the loop's dependent joint
-coordinates). That is a choice by
-measurement, not by safety: on the chains, the hand and the R3 robot (trees) the rule leaves
-40-60 % fewer instructions, while EngineV6's six crank-slider loops (cut by a
-``RevolutePlanarLoopConstraint``) took 13 % more (3 819 -> 4 326 instructions of its
-residual; its run at rtol 1e-8 from 1.99 to 2.07 s, median of five) and Fourbar1's loop,
-with its states chosen statically, moved as without the rule
+coordinates). That is a choice by measurement, not by safety: on trees the rule leaves fewer
+instructions (the spatial chains 60 %, the hand 27 %, the R3 robot 8 %), while EngineV6's six
+crank-slider loops (cut by a ``RevolutePlanarLoopConstraint``) took 13 % more (3 819 -> 4 326
+instructions of its residual; its run at rtol 1e-8 from 1.99 to 2.07 s, median of five), and
+Fourbar1's loop, with its states chosen statically, moved as without the rule
 (``tests/compiler/test_orientation_rule.py``).
 """
 
