@@ -257,6 +257,4 @@ class SolverFunctions:
         install([ca.external(f.name(), str(path)) for f, path in zip(dense, libraries)])
         self.jit = True
         self.tier = None
-        self._solver = None
-        self._solver_settings = None
-        self._roots = None
+        self.renew_solver()

@@ -73,8 +73,8 @@ class NativeTier:
 
     Built with the problem: finds the compiler and starts looking up the libraries' places
     in the cache (:class:`.native.Planning`). Where they are all there at the problem's first
-    solver call, :attr:`from_cache` is True and :meth:`RunTiers.before_call` switches the
-    problem before its first step; otherwise :meth:`poll` starts the background build when
+    solver call, :meth:`poll` says so and :meth:`RunTiers.before_call` switches the problem
+    before its first step; otherwise :meth:`poll` starts the background build when
     the model is hot and says when the libraries are ready for :meth:`switch`."""
 
     def __init__(self, problem) -> None:
@@ -111,11 +111,6 @@ class NativeTier:
     def libraries(self) -> list[Path]:
         """The model's libraries in the cache, there or not (waits for their keys)."""
         return [p.library for p in self._planned]
-
-    @property
-    def from_cache(self) -> bool:
-        """Whether every library (and the compiled driver's) is in the cache."""
-        return not self.why_not and self._all_there()
 
     def _all_there(self) -> bool:
         return all(p.is_file() for p in self.libraries) and (

@@ -309,7 +309,6 @@ def test_the_plan_cuts_only_large_functions_into_pieces(tmp_path, c_compiler):
     assert len({p.library for p in plans}) == 4
 
 
-
 @pytest.mark.parametrize("threadsafe", [True, False])
 def test_the_plan_made_in_a_thread_is_the_plan_and_its_error_is_raised_by_the_caller(
         threadsafe, monkeypatch, c_compiler):
