@@ -3,10 +3,12 @@ and a later run of a model cost (docs/compiler.md, "Native code" and "Tiered nat
 
 ``--compile``: for the N-link spatial chain (``SpatialChain``, its linear loop eliminated by the
 compiler, and with ``--loop`` also kept as a numeric loop), each function the solver evaluates
-at every step is written as C and compiled with the shipped policy (``-O1`` in pieces up to
-``native.OPTIMISE_UP_TO`` instructions, else ``-O0``) and the alternatives (``-O0``, ``-O1`` in
-one piece, ``-O1`` in pieces): the compiler's CPU time (user + system of gcc and its children,
-less sensitive to a busy machine than the wall clock) and the time of one call (microseconds,
+at every step is written as C and compiled with the shipped policy (``-O1``, from
+``native.SPLIT_FROM`` instructions with its long-lived values spilled to memory and in pieces,
+up to ``native.OPTIMISE_UP_TO`` instructions, else ``-O0`` first and the ``-O1`` upgrade that
+later runs load) and the alternatives (``-O0``, ``-O1`` in one piece, ``-O1`` spilled in
+pieces): the compiler's CPU time (user + system of gcc and its children, less sensitive to a
+busy machine than the wall clock) and the time of one call (microseconds,
 best of 5 batches through a buffer), against CasADi's virtual machine.
 
 ``--runs``: ``simulate(5, rtol=1e-8, atol=1e-8)`` with no other option, each in a new process
@@ -102,6 +104,12 @@ def per_call_us(f, calls: int = 300) -> float:
     return best * 1e6
 
 
+def layout(planned) -> str:
+    """A planned library's flags and layout, in words."""
+    return " ".join(planned.flags) + (" spilled" if planned.spill else "") + (
+        " in pieces" if planned.chunk else "")
+
+
 def measure_compile(n: int, eliminate: bool, quick: bool) -> list[dict]:
     import casadi as ca
 
@@ -117,15 +125,21 @@ def measure_compile(n: int, eliminate: bool, quick: bool) -> list[dict]:
             tic = time.perf_counter()
             native_build.c_source(f)  # what the key would cost from the C code
             codegen_s = time.perf_counter() - tic
-            variants = {"shipped": (shipped.flags, shipped.chunk), "-O0": (("-O0",), 0),
-                        "-O1 pieces": (("-O1",), native_build.CHUNK)}
+            variants = {"shipped": (shipped.flags, shipped.chunk, shipped.spill),
+                        "-O0": (("-O0",), 0, 0),
+                        "-O1 spilled": (("-O1",), native_build.CHUNK, native_build.SPILL_AFTER)}
             if not quick or size <= 30_000:  # in one piece gcc's time grows fast with size
-                variants["-O1 one piece"] = (("-O1",), 0)
+                variants["-O1 one piece"] = (("-O1",), 0, 0)
+            if shipped.upgrade is not None:  # what later runs load (native.start_upgrades)
+                up = shipped.upgrade
+                variants["upgrade"] = (up.flags, up.chunk, up.spill)
             rec = {"N": n, "loop": not eliminate, "function": f.name(), "instructions": size,
                    "plan_s": plan_s, "codegen_s": codegen_s, "vm_us": per_call_us(f),
-                   "shipped": " ".join(shipped.flags) + (" in pieces" if shipped.chunk else "")}
-            for name, (flags, chunk) in variants.items():
-                cpu, library = compiler_seconds(native_build.c_source(f, chunk), flags, Path(tmp))
+                   "shipped": layout(shipped),
+                   "upgrade": layout(shipped.upgrade) if shipped.upgrade else None}
+            for name, (flags, chunk, spill) in variants.items():
+                cpu, library = compiler_seconds(native_build.c_source(f, chunk, spill), flags,
+                                                Path(tmp))
                 rec[f"{name} cc_s"] = cpu
                 rec[f"{name} us"] = per_call_us(ca.external(f.name(), str(library)))
             out.append(rec)

@@ -39,11 +39,17 @@ What is measured, per model
   ``native_build_s`` (table: ``cc_s``) is the wall time of that call with an empty cache folder
   (C code generation, the C compiler, loading the libraries). ``--no-native`` or no C
   compiler: null. (The Jacobian the solver also builds is neither built nor timed here.)
+* ``later_us``: the same with the machine code that later runs load from the cache: where
+  ``native_us`` ran quick ``-O0`` code, its ``-O1`` upgrade, which that call started in the
+  background (``acausal.run.native.start_upgrades``); ``upgrade_build_s`` is the wait for
+  that build after ``native_us`` was timed (null: no upgrade; ``later_us`` then times the same
+  code as ``native_us``).
 * ``compile_s``: ``acausal.compile(model)``, once.
 
-After the table: the exponent b of ``cost ~ N^b`` for instructions, vm_us and native_us of the
-chain, fitted by least squares in log-log over the chain sizes from 20 to 100, and the ratio
-instructions(100) / instructions(20) (and the same for the loop alone where there is one).
+After the table: the exponent b of ``cost ~ N^b`` for instructions, vm_us, native_us and
+later_us of the chain, fitted by least squares in log-log over the chain sizes from 20 to 100,
+and the ratio instructions(100) / instructions(20) (and the same for the loop alone where there
+is one).
 
 Usage::
 
@@ -87,9 +93,10 @@ FIT_FROM, FIT_TO = 20, 100          # the range of N of the fitted exponent and 
 BATCH_SECONDS = 0.02                # about this long per timed batch
 BATCHES = 15
 KEYS = ("model", "N", "states", "algebraic", "form", "instructions", "loop_instructions",
-        "ode_instructions", "compile_s", "vm_us", "native_us", "native_build_s", "note")
+        "ode_instructions", "compile_s", "vm_us", "native_us", "native_build_s",
+        "upgrade_build_s", "later_us", "note")
 FIT_KEYS = ("sizes", "instructions_exponent", "vm_exponent", "native_exponent",
-            "instructions_ratio", "loop_ratio")
+            "later_exponent", "instructions_ratio", "loop_ratio")
 
 
 def build(model: str, n: int):
@@ -195,6 +202,10 @@ def measure(model: str, n: int, use_native: bool, log) -> dict[str, Any]:
                 machine = dict(zip(functions, native.compiled(list(functions.values()))))
                 rec["native_build_s"] = time.perf_counter() - t0
                 rec["native_us"] = per_call_us(rhs_function(form, machine, cs), cs, x)
+                # what later runs load: the -O1 upgrades of -O0 code, built in the background
+                rec["upgrade_build_s"] = wait_for_upgrades(list(functions.values()))
+                later = dict(zip(functions, native.compiled(list(functions.values()))))
+                rec["later_us"] = per_call_us(rhs_function(form, later, cs), cs, x)
             finally:
                 if before is None:
                     os.environ.pop(native.CACHE_ENV, None)
@@ -202,6 +213,24 @@ def measure(model: str, n: int, use_native: bool, log) -> dict[str, Any]:
                     os.environ[native.CACHE_ENV] = before
     rec["note"] = "; ".join(notes) or None
     return rec
+
+
+def wait_for_upgrades(functions: list) -> float | None:
+    """Seconds until the background builds of ``functions``' -O1 upgrades
+    (``native.start_upgrades``) are done; None where there are none."""
+    from acausal.base.c_compiler import find_c_compiler
+
+    pending = native.upgrades(native.plan(functions, find_c_compiler()))
+    if not pending:
+        return None
+    t0 = time.perf_counter()
+    for upgrade in pending:
+        build = native.in_flight(upgrade.library)
+        if build is not None:
+            build.wait()
+        if not upgrade.library.is_file():
+            raise RuntimeError(f"the -O1 upgrade {upgrade.library} was not built")
+    return time.perf_counter() - t0
 
 
 def exponent(points: list[tuple[int, float]]) -> float | None:
@@ -221,7 +250,7 @@ def fit(records: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = dict.fromkeys(FIT_KEYS)
     out["sizes"] = sorted(by_n)
     for key, column in (("instructions_exponent", "instructions"), ("vm_exponent", "vm_us"),
-                        ("native_exponent", "native_us")):
+                        ("native_exponent", "native_us"), ("later_exponent", "later_us")):
         out[key] = exponent([(r["N"], r[column]) for r in chain])
     if FIT_FROM in by_n and FIT_TO in by_n:
         lo, hi = by_n[FIT_FROM], by_n[FIT_TO]
@@ -238,18 +267,19 @@ def _fmt(value: Any, spec: str, width: int) -> str:
 def print_table(records: list[dict[str, Any]], growth: dict[str, Any]) -> None:
     print(f"{'model':<6} {'N':>4} {'states':>6} {'z':>4} {'form':<12} {'instructions':>12} "
           f"{'loop':>8} {'ode':>8} {'compile_s':>9} {'vm_us':>9} {'native_us':>9} "
-          f"{'cc_s':>7}  note")
+          f"{'cc_s':>7} {'later_us':>9}  note")
     for r in records:
         print(f"{r['model']:<6} {r['N']:>4} {r['states']:>6} {r['algebraic']:>4} "
               f"{r['form']:<12} {r['instructions']:>12d} "
               f"{_fmt(r['loop_instructions'], 'd', 8)} {r['ode_instructions']:>8d} "
               f"{r['compile_s']:>9.2f} {r['vm_us']:>9.1f} {_fmt(r['native_us'], '.1f', 9)} "
-              f"{_fmt(r['native_build_s'], '.2f', 7)}  {r['note'] or ''}")
+              f"{_fmt(r['native_build_s'], '.2f', 7)} {_fmt(r['later_us'], '.1f', 9)}  "
+              f"{r['note'] or ''}")
     print()
     sizes = ", ".join(str(n) for n in growth["sizes"]) or "none"
     print(f"chain, fitted cost ~ N^b over N = {sizes} (from {FIT_FROM} to {FIT_TO}):")
     for label, key in (("instructions", "instructions_exponent"), ("vm_us", "vm_exponent"),
-                       ("native_us", "native_exponent")):
+                       ("native_us", "native_exponent"), ("later_us", "later_exponent")):
         print(f"  {label:<13} b = {_fmt(growth[key], '.2f', 5)}")
     print(f"instructions({FIT_TO}) / instructions({FIT_FROM}) = "
           f"{_fmt(growth['instructions_ratio'], '.1f', 0)}"

@@ -52,38 +52,35 @@ from . import native_build
 
 #: Environment variable naming the folder where compiled libraries are kept.
 CACHE_ENV = "ACAUSAL_CACHE_DIR"
-#: CasADi instructions up to which a function is compiled with ``-O1`` (its body cut into
-#: pieces of :data:`.native_build.CHUNK` statements from :data:`SPLIT_FROM` on); larger ones
-#: get ``-O0`` in one piece, up to :data:`UNOPTIMISED_UP_TO`. gcc's time per statement at -O1,
-#: even in pieces, is about four times that at -O0 (the 20-link chain's loop, 21 000
-#: statements: 2.7 s against 0.8 s of CPU) for code that runs two to four times faster (7.6
-#: against 25 us a call): worth it where the compile stays within about 4 s (130 us of CPU an
-#: instruction at -O1 in pieces; benchmarks/native_tiering.py).
+#: CasADi instructions up to which a function is compiled with ``-O1`` at once; larger ones
+#: get ``-O0`` first, up to :data:`UNOPTIMISED_UP_TO`, and ``-O1`` later (:func:`upgrades`).
+#: gcc's time at -O1, spilled and in pieces, is about 80 us of CPU an instruction, twice that
+#: at -O0, for code that runs twice as fast: worth a first run's wait while the compile stays
+#: within 2-3 s (the 50-link chain's right-hand side, 28 000 instructions; the 100-link
+#: chain's, 58 000, 2.2 s of gcc at -O0 against 4.6 s at -O1; ``python
+#: benchmarks/native_tiering.py --compile``).
 OPTIMISE_UP_TO = 30_000
-#: Functions below this many instructions are compiled at -O1 in one piece: the pieces save gcc
-#: time where its superlinear cost sets in (the 20-link chain's loop, 21 000 statements: 2.7 s
-#: against 4.4 s in one piece), below that they cost speed for little or no compile time
-#: (``python benchmarks/engine_v6.py --functions``: EngineV6's residual, 4 000 statements,
-#: 1.3 us a call in pieces after 0.7 s of gcc, 0.8 us in one piece after 0.5 s; its Jacobian,
-#: 11 000, 9.2 us after 2.0 s, 5.0 us after 1.8 s; the 20-link chain's rates, 4 800: 0.83 us
-#: after 0.49 s, 0.68 us after 0.86 s, the table in docs/compiler.md).
+#: Functions below this many instructions are compiled at -O1 as CasADi writes them, in one
+#: piece; from here on their long-lived values are kept in memory and their code is cut into
+#: pieces of :data:`.native_build.CHUNK` statements (:func:`.native_build.split_body`), which
+#: keeps gcc's time linear in the size and lets ``jit=True`` compile the pieces side by side.
+#: Below, gcc's time is short either way and the one piece runs a little faster.
 SPLIT_FROM = 12_000
-#: ... and above this many instructions -O1 in pieces again: -O0 code that large runs no
-#: faster than CasADi's virtual machine (the 100-link chain's right-hand side, 217 000
-#: instructions: 790-960 us a call at -O0 after 8 s of compiler, 860 us in the virtual
-#: machine, 309 us at -O1 after 30 s; at 101 000 instructions -O0 still ran 2.9 times faster
-#: than the virtual machine).
+#: ... and above this many instructions -O1 at once again: -O0 code that large runs no
+#: faster than CasADi's virtual machine (the 100-link chain's right-hand side before the
+#: orientation rule, 217 000 instructions: 790-960 us a call at -O0 after 8 s of compiler,
+#: 860 us in the virtual machine, 309 us at -O1 after 30 s).
 UNOPTIMISED_UP_TO = 150_000
-#: Functions compiled with ``-O0`` up to :data:`UNOPTIMISED_UP_TO` instructions whatever their
-#: size (by name): IDA's Jacobian (``res_jac``), evaluated every few steps (a tenth as often as
-#: the residual), whose build at -O1 would hold up a first run's switch to machine code
-#: (``jit="auto"``) by more than it saves. EngineV6's, 11 000 instructions: 0.46 s of gcc at
-#: -O0 for 6.9 us a call, 1.8 s at -O1 for 5.0 us, 48 us in the virtual machine
+#: Functions compiled with ``-O0`` first up to :data:`UNOPTIMISED_UP_TO` instructions
+#: whatever their size (by name): IDA's Jacobian (``res_jac``), evaluated every few steps (a
+#: tenth as often as the residual), whose build at -O1 would hold up a first run's switch to
+#: machine code (``jit="auto"``) by more than it saves. EngineV6's, 11 000 instructions: 0.46 s
+#: of gcc at -O0 for 6.9 us a call, 1.8 s at -O1 for 5.0 us, 48 us in the virtual machine
 #: (``python benchmarks/engine_v6.py --functions``, a busy machine).
 QUICK_TO_BUILD = frozenset({"res_jac"})
 #: The layout of the generated code, part of every library's key: changed whenever
 #: :mod:`.native_build` writes other code for the same function.
-GENERATOR = "split-1"
+GENERATOR = "spill-1"
 #: Background builder processes one process runs at a time.
 MAX_BACKGROUND = 1
 #: A library that another process's builder has marked as being built (``NAME.building``
@@ -110,6 +107,11 @@ class Planned:
     library: Path
     flags: tuple[str, ...]
     chunk: int
+    #: values live longer than this many statements kept in memory (0: none; native_build)
+    spill: int = 0
+    #: the optimised library that later runs use once it is built (:func:`upgrades`), where
+    #: this one is the quick ``-O0`` build; None otherwise
+    upgrade: Planned | None = None
 
     def command(self, cc: str) -> list[str]:
         """The compiler command (``{source}``, ``{output}``: filled in by the builder)."""
@@ -120,31 +122,62 @@ class Planned:
 def plan(functions: Sequence[ca.Function], cc: str,
          folder: Path | None = None) -> list[Planned]:
     """Each of ``functions``' library in the cache: named by the SHA-256 of the serialised
-    function, the compiler, the flags and chunks (``-O1`` up to :data:`OPTIMISE_UP_TO` and
-    above :data:`UNOPTIMISED_UP_TO` instructions, in pieces from :data:`SPLIT_FROM`;
-    ``-O0`` in one piece between, and for :data:`QUICK_TO_BUILD` up to
-    :data:`UNOPTIMISED_UP_TO`),
-    :data:`GENERATOR`, the CasADi version and the platform. Serialising is a few times cheaper
-    than writing the C code, which only a build needs (benchmarks/native_tiering.py)."""
+    function, the compiler, the flags and the layout (``-O1`` up to :data:`OPTIMISE_UP_TO` and
+    above :data:`UNOPTIMISED_UP_TO` instructions, spilled and in pieces from
+    :data:`SPLIT_FROM`; ``-O0`` in one piece between, and for :data:`QUICK_TO_BUILD` up to
+    :data:`UNOPTIMISED_UP_TO`, until its ``-O1`` upgrade is in the cache: see
+    :func:`upgrades`), :data:`GENERATOR`, the CasADi version and the platform. Serialising is
+    a few times cheaper than writing the C code, which only a build needs
+    (benchmarks/native_tiering.py)."""
     folder = cache_folder() if folder is None else folder
+
+    def planned(f: ca.Function, serialized: str, flags: tuple[str, ...], chunk: int,
+                spill: int, upgrade: Planned | None = None) -> Planned:
+        key = hashlib.sha256("\n".join(
+            [serialized, cc, " ".join(flags), str(chunk), str(spill), GENERATOR,
+             ca.__version__, sys.platform]).encode()).hexdigest()
+        library = folder / f"acausal_{key[:40]}{shared_library_suffix()}"
+        return Planned(f, serialized, library, flags, chunk, spill, upgrade)
+
     out = []
     for f in functions:
         serialized = f.serialize()
         size = f.n_instructions()
-        optimise = (size <= OPTIMISE_UP_TO and f.name() not in QUICK_TO_BUILD) \
-            or size > UNOPTIMISED_UP_TO
-        # -O1 in pieces from SPLIT_FROM for gcc's sake (jit=True compiles them side by side:
-        # native_build.split_units); -O0 in one piece: cut in pieces, even in two, the 100-link
-        # chain's right-hand side ran a third slower (its run from the cache 1.26 s against
-        # 0.91, benchmarks/multibody_peers.py), more than its compile's gain (1 s of 2.4)
-        flags = ("-O1",) if optimise else ("-O0",)
-        chunk = native_build.CHUNK if optimise and size >= SPLIT_FROM else 0
-        key = hashlib.sha256("\n".join(
-            [serialized, cc, " ".join(flags), str(chunk), GENERATOR, ca.__version__,
-             sys.platform]).encode()).hexdigest()
-        out.append(Planned(f, serialized, folder / f"acausal_{key[:40]}{shared_library_suffix()}",
-                           flags, chunk))
+        # -O1 in one piece while gcc's time stays linear; from SPLIT_FROM its long-lived
+        # values in memory and the code in pieces (jit=True compiles them side by side:
+        # native_build.split_units)
+        optimised = planned(f, serialized, ("-O1",), *(
+            (0, 0) if size < SPLIT_FROM else (native_build.CHUNK, native_build.SPILL_AFTER)))
+        quick = (OPTIMISE_UP_TO < size <= UNOPTIMISED_UP_TO) or (
+            f.name() in QUICK_TO_BUILD and size <= UNOPTIMISED_UP_TO)
+        if not quick or optimised.library.is_file():
+            out.append(optimised)
+        else:  # -O0 first, in one piece: cut in two it ran a fifth slower
+            out.append(planned(f, serialized, ("-O0",), 0, 0, upgrade=optimised))
     return out
+
+
+def upgrades(planned: Sequence[Planned]) -> list[Planned]:
+    """The optimised libraries of ``planned`` that are not in the cache yet (see
+    :func:`start_upgrades`)."""
+    return [p.upgrade for p in planned
+            if p.upgrade is not None and not p.upgrade.library.is_file()]
+
+
+def start_upgrades(planned: Sequence[Planned], cc: str) -> BackgroundBuild | None:
+    """Where a problem starts on quick ``-O0`` code (``jit=True``: :func:`ensure`;
+    ``jit="auto"``: :meth:`.tiering.NativeTier.switch`), its ``-O1`` libraries built in the
+    background for the runs after it (the builder outlives the process; :func:`plan` takes
+    them once they are in the cache), as a JIT compiler recompiles hot code at a higher level.
+    None where there is nothing to build, or the cache folder cannot be written (the quick
+    code serves on)."""
+    pending = upgrades(planned)
+    if not pending:
+        return None
+    try:
+        return start_background(pending, cc, upgrade=True)
+    except OSError:
+        return None
 
 
 #: Whether this CasADi build counts references to its expressions atomically
@@ -226,6 +259,7 @@ def ensure(functions: Sequence[ca.Function]) -> tuple[list[Path], int]:
     missing = [p for p in planned if not p.library.is_file()]
     if missing:
         build_in_cache([(lambda tmp, p=p: _build(p, cc, tmp)) for p in missing])
+    start_upgrades(planned, cc)
     return [p.library for p in planned], len(missing)
 
 
@@ -285,8 +319,8 @@ def _build(planned: Planned, cc: str, work: Path) -> None:
     """One function's library built in the folder ``work`` (see :mod:`.native_build`), its
     pieces in one compiler process a core (``jit=True`` waits for it; the background builder
     compiles each library in one process, leaving the run its core)."""
-    _compile(native_build.c_source(planned.function, planned.chunk), planned.command(cc),
-             planned.library, work, parts=os.cpu_count() or 1)
+    _compile(native_build.c_source(planned.function, planned.chunk, planned.spill),
+             planned.command(cc), planned.library, work, parts=os.cpu_count() or 1)
 
 
 def _compile(source: str, command: list[str], library: Path, work: Path,
@@ -306,9 +340,12 @@ class BackgroundBuild:
     it is whole. A daemon thread waits for it (so it is reaped the moment it ends: no zombie)
     and reads its report; :meth:`finished` asks without waiting."""
 
-    def __init__(self, libraries: list[Path], process: subprocess.Popen) -> None:
+    def __init__(self, libraries: list[Path], process: subprocess.Popen,
+                 upgrade: bool = False) -> None:
         self.libraries = libraries
         self.process = process
+        #: building -O1 upgrades (:func:`start_upgrades`), which have a slot of their own
+        self.upgrade = upgrade
         #: what failed, once finished: the first compiler error's text ("" when all built)
         self.error = ""
         self._report = ""
@@ -368,14 +405,16 @@ def in_flight(library: Path) -> BackgroundBuild | None:
 
 
 def start_background(planned: Sequence[Planned], cc: str,
-                     extra: Sequence[tuple[str, list[str], Path]] = ()) -> BackgroundBuild | None:
+                     extra: Sequence[tuple[str, list[str], Path]] = (),
+                     upgrade: bool = False) -> BackgroundBuild | None:
     """Build the libraries of ``planned`` that the cache does not have, and ``extra`` ones
     (``(C source, command, library)``: the solver driver), in a background process; None
     when there is nothing to build or this process already runs :data:`MAX_BACKGROUND`
-    builders (ask again later). Raises OSError where the cache folder cannot be written or
-    the process not started."""
+    builders of the kind (``upgrade``: of :func:`start_upgrades`; they never hold up a
+    problem's first build) (ask again later). Raises OSError where the cache folder cannot be
+    written or the process not started."""
     with _lock:
-        running = {id(b): b for b in _in_flight.values()}
+        running = {id(b): b for b in _in_flight.values() if b.upgrade == upgrade}
     if sum(not b.finished() for b in running.values()) >= MAX_BACKGROUND:
         return None
     missing = [p for p in planned if _free(p.library)]
@@ -408,7 +447,7 @@ def start_background(planned: Sequence[Planned], cc: str,
         for k, p in enumerate(missing):
             function_file = job_folder / f"{k}.casadi"
             function_file.write_text(p.serialized)
-            jobs.append({"function": str(function_file), "chunk": p.chunk,
+            jobs.append({"function": str(function_file), "chunk": p.chunk, "spill": p.spill,
                          "command": p.command(cc), "library": str(p.library)})
         spec = job_folder / "job.json"
         spec.write_text(json.dumps({"folder": str(folder), "workers": os.cpu_count() or 1,
@@ -425,7 +464,7 @@ def start_background(planned: Sequence[Planned], cc: str,
             with contextlib.suppress(OSError):
                 mark.unlink()
         raise
-    build = BackgroundBuild([Path(j["library"]) for j in jobs], process)
+    build = BackgroundBuild([Path(j["library"]) for j in jobs], process, upgrade)
     with _lock:
         for path in build.libraries:
             _in_flight[path] = build

@@ -27,12 +27,16 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-#: Statements a piece of a split function holds. gcc's time for one function grows faster than
-#: its length (register allocation): CasADi's code of the 20-link chain's linear loop (21 000
-#: statements) took 4.4 s of CPU at -O1 in one function, 2.7 s in pieces of 1 000, and ran at
-#: 7.6 us against 6.1 us a call (loads and stores at the cuts; benchmarks/native_tiering.py);
-#: pieces of 250 compiled no faster (measured during development).
-CHUNK = 1000
+#: Statements a piece of a split function holds (:func:`split_body`), its long-lived values
+#: spilled: the 50-link chain's right-hand side (28 000 statements) took 2.3 s of gcc's CPU at
+#: -O1 in pieces of 5 000 for 8.9 us a call, 3.8 s in pieces of 1 000 storing every value a
+#: piece wrote for 11.2 us, 4.8 s in one piece for 8.4 us (``python
+#: benchmarks/native_tiering.py --compile``).
+CHUNK = 3000
+#: A value read more than this many statements after it is computed is kept in memory in a
+#: split function (:func:`split_body`): it would not stay in one of the 16 registers that long,
+#: and the register allocator's time grows with the values it juggles at once.
+SPILL_AFTER = 300
 #: The longest a compiler command may run [s] (a guard against a hung compiler).
 COMPILE_TIMEOUT_S = 900.0
 #: A function of this many pieces or more is compiled in several files side by side
@@ -45,31 +49,45 @@ _ASSIGNED = re.compile(r"\s*(a\d+)=")
 _WORK = re.compile(r"if \(sz_w\) \*sz_w = (\d+)[;*]")  # in name_work and name_work_bytes
 
 
-def c_source(function, chunk: int = 0) -> str:
-    """CasADi's C code of ``function`` (an SX function; no header), its body cut into pieces
-    of ``chunk`` statements when ``chunk`` > 0 (:func:`split_body`)."""
+def c_source(function, chunk: int = 0, spill: int = 0) -> str:
+    """CasADi's C code of ``function`` (an SX function; no header), laid out by
+    :func:`split_body`: its values that live longer than ``spill`` statements kept in memory
+    (``spill`` > 0), its body cut into pieces of ``chunk`` statements (``chunk`` > 0) or into
+    ``-chunk`` pieces of equal length (``chunk`` < 0)."""
     import casadi as ca
 
     gen = ca.CodeGenerator(function.name(), {"with_header": False})
     gen.add(function)
     source = gen.dump()
-    return split_body(source, chunk) if chunk > 0 else source
+    return split_body(source, chunk, spill) if chunk or spill else source
 
 
-def split_body(source: str, chunk: int) -> str:
+def split_body(source: str, chunk: int, spill: int = 0) -> str:
     """``source`` (CasADi's code of one SX function) with the body of its evaluation function
-    ``casadi_f0`` cut into functions of ``chunk`` statements each, called one after another.
+    ``casadi_f0`` laid out for the C compiler.
 
     CasADi writes an SX function as one C function of straight-line statements on local
-    variables ``a0, a1, ...`` (reused as registers are). Each piece declares the locals it
-    touches, loads those it reads before writing them from a shared array and stores those
-    it writes at its end, so every piece starts from the values the previous pieces left. The
-    shared array is CasADi's work vector ``w`` (its size, reported by ``name_work``, grows by
-    the locals), so callers (``casadi.external``, the compiled driver) allocate it as before.
-    The pieces are ``noinline``: optimised together they would be one long function again.
+    variables ``a0, a1, ...`` (reused as registers are). Two changes, each optional:
 
-    Code of any other shape (a statement over several lines, a work vector in use) is returned
-    unchanged."""
+    * ``spill`` > 0: a value read more than ``spill`` statements after it is computed is kept
+      in memory, ``volatile`` so that the compiler keeps it there (:func:`_spill`). The
+      register allocator then sees only short-lived values: gcc's time at -O1 grows linearly
+      with the code instead of about as its 1.5th power (the 100-link spatial chain's
+      right-hand side, 58 000 statements with up to 2 100 values live at once: 15 s in one
+      function, 6 s spilled; ``python benchmarks/native_tiering.py``), and a value that lives
+      that long would have been spilled from the 16 registers anyway.
+    * ``chunk`` != 0: the body cut into functions of ``chunk`` statements each (``chunk`` < 0:
+      into ``-chunk`` functions of equal length), called one after another, which
+      :func:`split_units` compiles side by side. Each piece declares the locals it touches,
+      loads those it reads before writing them from a shared array and stores, at its end,
+      those it wrote that a later piece reads before writing them (the values live at the
+      cut), so every piece starts from the values the previous pieces left. The pieces are
+      ``noinline``: optimised together they would be one long function again.
+
+    The shared array, for the spilled values and the cut's, is CasADi's work vector ``w`` (its
+    size, reported by ``name_work``, grows by the locals), so callers (``casadi.external``,
+    the compiled driver) allocate it as before. Code of any other shape (a statement over
+    several lines, a work vector in use) is returned unchanged."""
     lines = source.split("\n")
     try:
         start = next(i for i, line in enumerate(lines) if line.startswith("static int casadi_f0("))
@@ -86,8 +104,12 @@ def split_body(source: str, chunk: int) -> str:
     if i + 1 >= len(lines) or lines[i + 1] != "}":
         return source
     body, end = lines[body_from:i], i + 1
-    if len(body) <= chunk or not declared or any(
-            not line.endswith(";") or "{" in line or "}" in line or re.search(r"\bw\b", line)
+    if chunk < 0:
+        chunk = -(-len(body) // -chunk)
+    if not chunk or len(body) <= chunk:
+        chunk = 0
+    if not (chunk or spill) or not declared or any(
+            not line.endswith(";") or "{" in line or "}" in line or re.search(r"\b[wv]\b", line)
             for line in body):
         return source
     work = [k for k, line in enumerate(lines) if _WORK.search(line)]
@@ -99,29 +121,39 @@ def split_body(source: str, chunk: int) -> str:
     for k in work:
         lines[k] = _WORK.sub(lambda m: f"if (sz_w) *sz_w = {offset + n_locals}{m.group(0)[-1]}",
                              lines[k], count=1)
+    spilled = "  volatile casadi_real* v = {};"  # the spilled values, by the locals' places
+    if spill:
+        body = _spill(body, spill)
+    if not chunk:
+        f0 = [lines[start]] + declared + [spilled.format(f"w + {offset}")] + body
+        return "\n".join(lines[:start] + f0 + lines[end - 1:])
+    cuts = [body[first:first + chunk] for first in range(0, len(body), chunk)]
+    touches = [_touched(piece) for piece in cuts]
+    # a piece stores only the locals that a later piece reads before it writes them (live
+    # out): CasADi reuses a local as soon as its value is dead, so most of a piece's writes are
+    # overwritten before the end of the function; storing them all cost the 100-link chain's
+    # right-hand side twice the time of the unsplit code at -O0
+    live_out: list[set[str]] = [set() for _ in cuts]
+    live: set[str] = set()
+    for k in range(len(cuts) - 1, -1, -1):
+        live_out[k] = live
+        written, read_first = touches[k]
+        live = read_first | (live - written)
     pieces, calls = [], []
-    for first in range(0, len(body), chunk):
-        piece = body[first:first + chunk]
-        # the locals by their names as CasADi wrote them (one name a local): a statement's
-        # own local is written after its right-hand side is read
-        written: set[str] = set()
-        read_first: set[str] = set()
-        for line in piece:
-            assigned = _ASSIGNED.match(line)
-            for local in _LOCAL.findall(line, assigned.end() if assigned else 0):
-                if local not in written:
-                    read_first.add(local)
-            if assigned:
-                written.add(assigned.group(1))
-        name = f"casadi_piece{first // chunk}"
+    for k, piece in enumerate(cuts):
+        written, read_first = touches[k]
+        name = f"casadi_piece{k}"
         touched = sorted(written | read_first, key=_index)
         text = [f"static ACAUSAL_NOINLINE void {name}(const casadi_real** arg, "
                 "casadi_real** res, casadi_real* s) {"]
         text += ["  casadi_real " + ", ".join(touched[j:j + 12]) + ";"
                  for j in range(0, len(touched), 12)]
+        if spill:
+            text.append(spilled.format("s"))
         text += [f"  {a}=s[{_index(a)}];" for a in sorted(read_first, key=_index)]
         text += piece
-        text += [f"  s[{_index(a)}]={a};" for a in sorted(written, key=_index)] + ["}"]
+        text += [f"  s[{_index(a)}]={a};" for a in sorted(written & live_out[k], key=_index)]
+        text += ["}"]
         pieces.append("\n".join(text))
         calls.append(f"  {name}(arg, res, w + {offset});")
     prelude = ("#if defined(__GNUC__) || defined(__clang__)\n"
@@ -129,6 +161,56 @@ def split_body(source: str, chunk: int) -> str:
                "#else\n#define ACAUSAL_NOINLINE\n#endif\n")
     f0 = [lines[start]] + calls + ["  return 0;", "}"]
     return "\n".join(lines[:start] + [prelude] + pieces + f0 + lines[end + 1:])
+
+
+def _spill(body: list[str], far: int) -> list[str]:
+    """``body`` with every value that is read more than ``far`` statements after the
+    statement that computes it written to and read from ``v[k]`` (``k``: its local's place)
+    instead of its local. A local holds one value from one assignment to the next (CasADi
+    reuses it once the value is dead), so the choice is made per assignment."""
+    last_read: dict[int, int] = {}  # statement that assigns a value -> its last reader
+    assigned_at: dict[str, int] = {}
+    for k, line in enumerate(body):
+        assigned = _ASSIGNED.match(line)
+        for local in _LOCAL.findall(line, assigned.end() if assigned else 0):
+            at = assigned_at.get(local)
+            if at is not None:
+                last_read[at] = k
+        if assigned:
+            assigned_at[assigned.group(1)] = k
+    far_read = {at for at, k in last_read.items() if k - at > far}
+    if not far_read:
+        return body
+    assigned_at.clear()
+    out = []
+    for k, line in enumerate(body):
+        assigned = _ASSIGNED.match(line)
+        head, tail = (line[:assigned.end()], line[assigned.end():]) if assigned else ("", line)
+        tail = _LOCAL.sub(lambda m: f"v[{_index(m.group(1))}]"
+                          if assigned_at.get(m.group(1)) in far_read else m.group(1), tail)
+        if assigned:
+            local = assigned.group(1)
+            assigned_at[local] = k
+            if k in far_read:
+                head = head.replace(local, f"v[{_index(local)}]", 1)
+        out.append(head + tail)
+    return out
+
+
+def _touched(piece: list[str]) -> tuple[set[str], set[str]]:
+    """The locals a piece of statements writes, and those it reads before writing them (by
+    their names as CasADi wrote them, one name a local: a statement's own local is written after
+    its right-hand side is read)."""
+    written: set[str] = set()
+    read_first: set[str] = set()
+    for line in piece:
+        assigned = _ASSIGNED.match(line)
+        for local in _LOCAL.findall(line, assigned.end() if assigned else 0):
+            if local not in written:
+                read_first.add(local)
+        if assigned:
+            written.add(assigned.group(1))
+    return written, read_first
 
 
 def _index(local: str) -> int:
@@ -258,7 +340,8 @@ def run_jobs(jobs: Sequence[dict], folder: Path, workers: int) -> list[dict]:
                     import casadi as ca
 
                     function = ca.Function.deserialize(Path(job["function"]).read_text())
-                    source = c_source(function, int(job.get("chunk", 0)))
+                    source = c_source(function, int(job.get("chunk", 0)),
+                                      int(job.get("spill", 0)))
                 build(source, job["command"], Path(job["library"]), work)
             except CompileFailed as exc:
                 failed.append({"library": job["library"], "argv": exc.argv,
@@ -280,8 +363,8 @@ def main(argv: Sequence[str]) -> int:
     """The background builder: ``argv[0]`` names a JSON file ``{"folder": cache folder,
     "workers": n, "jobs": [...]}``, each job ``{"library": path, "command": [...]}`` with
     either ``"source"`` (a C file) or ``"function"`` (a serialised CasADi function) and
-    ``"chunk"``. Runs at low priority (the run that started it keeps its core), prints one
-    JSON line (what failed) and removes the job's folder."""
+    ``"chunk"`` and ``"spill"``. Runs at low priority (the run that started it keeps its
+    core), prints one JSON line (what failed) and removes the job's folder."""
     spec_file = Path(argv[0])
     try:
         if hasattr(os, "nice"):

@@ -191,10 +191,13 @@ class NativeTier:
         return native_solver.cached_driver() is not None
 
     def switch(self) -> None:
-        """The problem evaluates the machine code from now on (its next solver call)."""
+        """The problem evaluates the machine code from now on (its next solver call); where
+        that is quick ``-O0`` code, its ``-O1`` upgrade is built in the background for later
+        runs (:func:`.native.start_upgrades`)."""
         problem = self.problem
         problem.use_native(self.libraries)
         problem.native_from = "built" if self.started else "cache"
+        native.start_upgrades(self._planned, self._cc)
 
     @staticmethod
     def _say(why: str) -> None:

@@ -204,17 +204,20 @@ def test_jit_is_auto_true_or_false(jit):
         compile(CountedOscillator()).simulate(1.0, jit=jit)
 
 
-def test_a_split_function_computes_what_casadi_computes(tmp_path, c_compiler):
-    """The pieces of a function cut by native_build.split_body: the same operations in the
-    same order, so the same numbers (gcc contracts no multiply-add without being asked on
-    x86-64; elsewhere rounding may differ in the last bits)."""
+@pytest.mark.parametrize("chunk, spill", [(40, 0), (0, 5), (40, 5)])
+def test_a_split_function_computes_what_casadi_computes(chunk, spill, tmp_path, c_compiler):
+    """The pieces of a function cut by native_build.split_body, its long-lived values spilled
+    to memory or both: the same operations in the same order, so the same numbers (gcc
+    contracts no multiply-add without being asked on x86-64; elsewhere rounding may differ in
+    the last bits)."""
     x = ca.SX.sym("x", 6)
     y = x
     for k in range(60):  # a few hundred statements, locals reused across the pieces
         y = ca.sin(y * (1 + 0.01 * k)) + ca.sqrt(ca.fabs(y)) * y[::-1]
     f = ca.Function("pieces", [x], [y, ca.sum1(y)], ["x"], ["y", "s"])
-    source = native_build.c_source(f, chunk=40)
-    assert "casadi_piece3(" in source
+    source = native_build.c_source(f, chunk=chunk, spill=spill)
+    assert ("casadi_piece3(" in source) == (chunk > 0)
+    assert ("v[" in source) == (spill > 0)  # values read more than 5 statements later
     c_file = tmp_path / "pieces.c"
     c_file.write_text(source)
     library = tmp_path / "pieces.so"
@@ -285,9 +288,10 @@ def test_a_cut_the_compiler_refuses_falls_back_to_the_one_file(monkeypatch, tmp_
 
 
 def test_the_plan_cuts_only_large_functions_into_pieces(tmp_path, c_compiler):
-    """-O1 in one piece below native.SPLIT_FROM instructions, in pieces from there up to
-    OPTIMISE_UP_TO, -O0 in one piece above; IDA's Jacobian (native.QUICK_TO_BUILD) at -O0
-    whatever its size. The pieces are part of the library's key."""
+    """-O1 in one piece below native.SPLIT_FROM instructions, spilled and in pieces from there
+    up to OPTIMISE_UP_TO; -O0 in one piece above, and for IDA's Jacobian
+    (native.QUICK_TO_BUILD) whatever its size, each with its -O1 upgrade, which the plan takes
+    once it is in the cache. The layout is part of the library's key."""
     x = ca.SX.sym("x")
 
     def sized(name: str, n: int) -> ca.Function:
@@ -304,9 +308,43 @@ def test_the_plan_cuts_only_large_functions_into_pieces(tmp_path, c_compiler):
     huge = sized("huge", native.OPTIMISE_UP_TO + 1)
     jacobian = sized("res_jac", 10)
     plans = native.plan([small, large, huge, jacobian], c_compiler, tmp_path)
-    assert [(p.flags, p.chunk) for p in plans] == [
-        (("-O1",), 0), (("-O1",), native_build.CHUNK), (("-O0",), 0), (("-O0",), 0)]
-    assert len({p.library for p in plans}) == 4
+    spilled = (("-O1",), native_build.CHUNK, native_build.SPILL_AFTER)
+    assert [(p.flags, p.chunk, p.spill) for p in plans] == [
+        (("-O1",), 0, 0), spilled, (("-O0",), 0, 0), (("-O0",), 0, 0)]
+    assert [p.upgrade is not None for p in plans] == [False, False, True, True]
+    assert [(u.flags, u.chunk, u.spill) for u in native.upgrades(plans)] == [
+        spilled, (("-O1",), 0, 0)]
+    assert len({p.library for p in plans} | {u.library for u in native.upgrades(plans)}) == 6
+    plans[2].upgrade.library.write_bytes(b"")  # as if the builder had made it
+    again = native.plan([small, large, huge, jacobian], c_compiler, tmp_path)
+    assert again[2] == plans[2].upgrade and again[3] == plans[3]
+    assert native.upgrades(again) == [plans[3].upgrade]
+
+
+def test_a_run_on_quick_code_leaves_its_optimised_code_for_the_next_run(monkeypatch, tmp_path):
+    """A function in the -O0 range (here every function: OPTIMISE_UP_TO = 0) is built -O0
+    for the run that needs it, and its -O1 upgrade in the background (native.start_upgrades):
+    the next run loads that from the cache, with the same results within the tolerances."""
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path))  # no -O1 library of the model yet
+    monkeypatch.setattr(native, "OPTIMISE_UP_TO", 0)
+    cs = compile(CountedOscillator())
+    functions = sundials.problem_for(cs, split_indicators(cs)[0], False).native_functions()
+    planned = native.plan(functions, native.find_c_compiler())
+    assert planned and all(p.flags == ("-O0",) and p.upgrade is not None for p in planned)
+    options = {"rtol": 1e-10, "atol": 1e-12}
+    first = cs.simulate(15.0, jit=True, **options)
+    assert first.stats["native_code"] == "compiled"
+    for upgrade in [p.upgrade for p in planned]:
+        build = native.in_flight(upgrade.library)
+        assert build is None or (build.upgrade and build.wait(300) and build.succeeded())
+    assert native.upgrades(planned) == []
+    again = native.plan(functions, native.find_c_compiler())
+    assert again == [p.upgrade for p in planned]
+    second = compile(CountedOscillator()).simulate(15.0, jit=True, **options)
+    assert second.stats["native_code"] == "cache"
+    for name in ("x", "v"):
+        # the same operations in the same order: equal far below the tolerance
+        np.testing.assert_allclose(second[name], first[name], rtol=0, atol=1e-8)
 
 
 @pytest.mark.parametrize("threadsafe", [True, False])
