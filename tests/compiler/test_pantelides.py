@@ -242,3 +242,30 @@ def test_time_derivative_agrees_with_sympy_diff():
         point = {x: 0.7, y: -1.3, dx: 0.4, dy: 2.1, k: 2.0, time: 0.5}
         assert float(got.subs(point)) == pytest.approx(float(expected.subs(point)), rel=1e-12), \
             expr
+
+
+def test_a_chain_rule_shared_by_equations_gives_each_its_own_derivative():
+    """pantelides() keeps one chain rule for all the equations it differentiates, so that a
+    sub-tree several equations share (a joint's sin(x)) is differentiated once: each
+    equation's derivative is still the one its own chain rule gives."""
+    from acausal.compiler.structure.pantelides import _TimeDerivative, time_derivative
+
+    class Shared(Component):
+        x = Variable()
+        y = Variable()
+        k = Parameter(2.0)
+
+        def equations(self):
+            return [Eq(der(self.x), 1), Eq(der(self.y), 1)]
+
+    system = build_equation_system(flatten(Shared()))
+    x, y, k = sym(system, "x"), sym(system, "y"), system.parameters[0].symbol
+    shared = sp.sin(x) * k
+    residuals = [shared * y - time, shared + y ** 2, sp.cos(shared) * x]
+    e0 = system.n_eqs
+    for r in residuals:
+        system.add_equation(r, system.sources[0], system.incidence_of(r, "test"))
+    chain_rule = _TimeDerivative(system)
+    for i, r in enumerate(residuals):
+        d = system.residuals[differentiate_equation(system, e0 + i, chain_rule)]
+        assert d == time_derivative(system, r)

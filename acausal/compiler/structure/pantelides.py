@@ -109,14 +109,19 @@ class _TimeDerivative:
         return sp.Add(*out)
 
 
-def differentiate_equation(system: EquationSystem, e: int) -> int:
-    """Append d/dt of equation ``e`` to the system (creating derivative variables); return it."""
+def differentiate_equation(system: EquationSystem, e: int,
+                           chain_rule: _TimeDerivative | None = None) -> int:
+    """Append d/dt of equation ``e`` to the system (creating derivative variables); return it.
+
+    ``chain_rule`` (one per system) keeps the derivatives of sub-expressions for the next
+    equations: the equations of a mechanism share sub-trees (a joint's ``cos(phi)``, a
+    rotation's entries), whose derivatives are then built once."""
     if system.eq_to_diff[e] != -1:
         return system.eq_to_diff[e]
     r = system.residuals[e]
     for v in system.incidence[e]:  # derivative variables first, in a deterministic order
         system.derivative_var(v)
-    d = time_derivative(system, r)
+    d = (chain_rule or _TimeDerivative(system)).d(r)
     source = system.sources[e]
     new = system.add_equation(d, source, system.incidence_of(d, source.label,
                                                             expression_atoms(d)[0]))
@@ -140,6 +145,7 @@ def pantelides(system: EquationSystem, max_differentiations: int | None = None) 
                 matching.eq_to_var[e] = v
                 break
     n_original = system.n_eqs
+    chain_rule = _TimeDerivative(system)
     for k in range(n_original):
         eq = k
         steps = 0
@@ -162,7 +168,7 @@ def pantelides(system: EquationSystem, max_differentiations: int | None = None) 
             for v in visited_vars:
                 system.derivative_var(v)
             for x in visited_eqs:
-                differentiate_equation(system, x)
+                differentiate_equation(system, x, chain_rule)
             matching.grow(system.n_eqs, system.n_vars)
             for v in visited_vars:
                 owner = matching.var_to_eq[v]
