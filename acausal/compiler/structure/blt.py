@@ -280,7 +280,6 @@ def tear_block(system: EquationSystem, block: Block) -> TornBlock:
     known: set[int] = set()
     remaining = set(block.eqs)
     open_count = {e: len(vs) for e, vs in unknown_of.items()}
-    failed: set[tuple[int, int]] = set()
     variables = system.index_of
     # discrete variables change at events: a coefficient containing one (a mode such as
     # ``stuck``) can become zero, so it is no safe pivot either
@@ -296,13 +295,23 @@ def tear_block(system: EquationSystem, block: Block) -> TornBlock:
     heap = [(-left[v], -starts[v], v) for v in block.vars]
     heapq.heapify(heap)
 
+    # the equations with one unknown left that may yet give an assignment (an equation whose
+    # pivot was refused stays refused: its unknown cannot change), so that each pass below
+    # looks at these only, not at every remaining equation of a block of thousands
+    ready = {e for e in block.eqs if open_count[e] == 1}
+
     def mark_known(v: int) -> None:
         known.add(v)
         for e2 in eqs_of[v]:
             open_count[e2] -= 1
+            if open_count[e2] == 1 and e2 in remaining:
+                ready.add(e2)
+            elif open_count[e2] == 0:
+                ready.discard(e2)
 
     def solved(e: int) -> None:
         remaining.discard(e)
+        ready.discard(e)
         for v2 in unknown_of[e]:
             left[v2] -= 1
             if v2 not in known:
@@ -312,12 +321,10 @@ def tear_block(system: EquationSystem, block: Block) -> TornBlock:
         progress = True
         while progress:
             progress = False
-            for e in sorted(x for x in remaining if open_count[x] == 1):
+            for e in sorted(ready):
                 if open_count[e] != 1:  # an assignment earlier in this pass solved its unknown
                     continue
                 v = next(u for u in unknown_of[e] if u not in known)
-                if (e, v) in failed:
-                    continue
                 found = linear_solution(system.residuals[e], system.symbols[v])
                 # Inside a loop, only pivot on coefficients made of numbers and parameters: a
                 # coefficient such as r*sin(phi) vanishes at regular configurations, and one
@@ -325,7 +332,7 @@ def tear_block(system: EquationSystem, block: Block) -> TornBlock:
                 # variables and the loop is solved as a whole.
                 if found is None or any(sym in variables or sym in discrete
                                         for sym in found[1].free_symbols):
-                    failed.add((e, v))
+                    ready.discard(e)
                     continue
                 result.assignments.append((v, e, found[0]))
                 solved(e)
