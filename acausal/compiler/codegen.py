@@ -26,6 +26,8 @@ from ..base.errors import ModelDefinitionError
 # makes code generation of large models several times faster.
 _binary = ca.SX.binary
 _unary = ca.SX.unary
+_ADD, _MUL, _DIV, _NEG = ca.OP_ADD, ca.OP_MUL, ca.OP_DIV, ca.OP_NEG
+_MINUS_ONE = sp.S.NegativeOne
 
 
 def _op1(code: int) -> Callable[[Any], Any]:
@@ -118,7 +120,43 @@ class Translator:
         self.cache[e] = out
         return out
 
+    def _product(self, e: sp.Mul):
+        args = e.args
+        first = args[0]
+        # -x stays a negation instead of a multiplication (an identity test first: sympy's
+        # comparison with a Python number costs microseconds, and most products are -x)
+        if first.is_Number and (first is _MINUS_ONE or (first.is_Integer and first.p == -1)
+                                or (first.is_Float and float(first) == -1.0)):
+            rest = self._tr(sp.Mul._from_args(args[1:], e.is_commutative)) \
+                if len(args) > 2 else self._tr(args[1])
+            return _unary(_NEG, rest)
+        if not any(a.is_Pow and a.exp.is_Number and a.exp.is_negative for a in args):
+            out = self._tr(first)  # no divisor (most products): the factors in order
+            for a in args[1:]:
+                out = _binary(_MUL, out, self._tr(a))
+            return out
+        num = [a for a in args if not (a.is_Pow and a.exp.is_Number and a.exp.is_negative)]
+        den = [a.base ** (-a.exp) for a in args
+               if a.is_Pow and a.exp.is_Number and a.exp.is_negative]
+        out = None
+        for a in num:
+            t = self._tr(a)
+            out = t if out is None else _binary(_MUL, out, t)
+        out = 1.0 if out is None else out
+        for a in den:
+            out = _binary(_DIV, out, self._tr(a))
+        return out
+
     def _translate(self, e: sp.Basic):
+        # sums and products first: they are nearly all the nodes of a model's equations
+        if e.is_Add:
+            args = [self._tr(a) for a in e.args]
+            out = args[0]
+            for a in args[1:]:
+                out = _binary(_ADD, out, a)
+            return out
+        if e.is_Mul:
+            return self._product(e)
         if e.is_Symbol:
             try:
                 return self.symbol_map[e]
@@ -127,33 +165,6 @@ class Translator:
                     f"No value for symbol '{e}' in generated code.") from None
         if e.is_Number or e is sp.pi or e is sp.E or isinstance(e, sp.NumberSymbol):
             return float(e)
-        if e.is_Add:
-            args = [self._tr(a) for a in e.args]
-            out = args[0]
-            for a in args[1:]:
-                out = _binary(ca.OP_ADD, out, a)
-            return out
-        if e.is_Mul:
-            args = e.args
-            first = args[0]
-            # -x stays a negation instead of a multiplication (an identity test first: sympy's
-            # comparison with a Python number costs microseconds, and most products are -x)
-            if first is sp.S.NegativeOne or (first.is_Integer and first.p == -1) \
-                    or (first.is_Float and float(first) == -1.0):
-                rest = self._tr(sp.Mul._from_args(args[1:], e.is_commutative)) \
-                    if len(args) > 2 else self._tr(args[1])
-                return _unary(ca.OP_NEG, rest)
-            num = [a for a in args if not (a.is_Pow and a.exp.is_Number and a.exp.is_negative)]
-            den = [a.base ** (-a.exp) for a in args
-                   if a.is_Pow and a.exp.is_Number and a.exp.is_negative]
-            out = None
-            for a in num:
-                t = self._tr(a)
-                out = t if out is None else _binary(ca.OP_MUL, out, t)
-            out = 1.0 if out is None else out
-            for a in den:
-                out = _binary(ca.OP_DIV, out, self._tr(a))
-            return out
         if e.is_Pow:
             base, exp = e.args
             b = self._tr(base)
