@@ -181,7 +181,12 @@ def eliminate(a: ca.SX, b: ca.SX, samples_of_a: np.ndarray, varying: ca.SX, disc
 
 class _Probe:
     """One elimination on the sample values alone, in the order of one set of levels: which
-    pivots, and which entries cancel (recorded in :attr:`steps` for :func:`_replay`)."""
+    pivots, and which entries cancel (recorded in :attr:`steps` for :func:`_replay`).
+
+    Besides its samples, each entry keeps whether it has one sign at all of them and its least
+    and largest magnitude over them (:func:`_sign_and_bounds`), refreshed by each step that
+    updates it: most columns are then judged without touching the samples (see
+    :meth:`_best_in_column`), and a step's updates are computed as whole arrays."""
 
     def __init__(self, n: int, entries: list[tuple[int, int]], values: np.ndarray,
                  constant: list[bool], on_discrete: list[bool], level: list[int]) -> None:
@@ -189,6 +194,7 @@ class _Probe:
         self.values = np.array(values, dtype=float)  # one row per entry, one column per point
         self.constant = list(constant)
         self.on_discrete = list(on_discrete)
+        self.low, self.high = _sample_range(self.values)
         self.row: list[dict[int, int]] = [{} for _ in range(n)]  # row -> {column: entry id}
         self.col: list[set[int]] = [set() for _ in range(n)]
         for k, (i, j) in enumerate(entries):
@@ -202,76 +208,88 @@ class _Probe:
         self.expression_pivots = 0
         self._best: dict[int, Any] = {}  # column -> its best pivot (cached until it changes)
 
-    def _new_entries(self, vals: np.ndarray, constant: list[bool],
-                     on_discrete: list[bool]) -> range:
-        first = len(self.constant)
-        need = first + len(vals)
-        if need > len(self.values):
-            grown = np.empty((max(need, 2 * len(self.values)), self.values.shape[1]))
-            grown[:first] = self.values[:first]
-            self.values = grown
-        self.values[first:need] = vals
-        self.constant.extend(constant)
-        self.on_discrete.extend(on_discrete)
-        return range(first, need)
-
     def _best_in_column(self, j: int):
-        """The column's safe pivot ``(Markowitz count, on an expression, row)``, or None."""
+        """The column's safe pivot ``(Markowitz count, on an expression, row)``, or None.
+
+        An entry of one sign whose least magnitude is at least ``THRESHOLD`` times the largest
+        magnitude in its column passes the threshold test at every sample (rounding is
+        monotone, so the bound holds for the products as computed). Only where the ranges do
+        not decide are the samples compared (:meth:`_passes_threshold`), so the pivots are
+        those of the sample-by-sample test."""
         cached = self._best.get(j)
         if cached is not None:
             return cached[0]
-        rows = list(self.col[j])
-        ids = [self.row[i][j] for i in rows]
-        v = self.values[ids]
+        row, rows, low, high, on_discrete = self.row, self.col[j], self.low, self.high, \
+            self.on_discrete
+        top = 0.0  # the largest magnitude in the column
+        candidates = []  # (row, entry, least magnitude) of one sign, free of discrete variables
+        for i in rows:
+            k = row[i][j]
+            lo, hi = low[k], high[k]
+            if hi > top:
+                top = hi
+            if -lo > top:
+                top = -lo
+            if (lo > 0 or hi < 0) and not on_discrete[k]:  # a NaN has no sign
+                candidates.append((i, k, lo if lo > 0 else -hi))
         best = None
-        if v.shape[1]:
-            a = np.abs(v)
-            column_max = a.max(axis=0)
-            ok = (np.all(v > 0, axis=1) | np.all(v < 0, axis=1)) \
-                & np.all(a >= THRESHOLD * column_max, axis=1)
-            count = len(rows)
-            for q in np.flatnonzero(ok):
-                i, k = rows[q], ids[q]
-                if self.on_discrete[k]:
+        passed = None
+        bound = THRESHOLD * top
+        count = len(rows)
+        for i, k, least in candidates:
+            if not bound <= least < np.inf:  # the ranges do not decide
+                if passed is None:
+                    passed = self._passes_threshold(j)
+                if i not in passed:
                     continue
-                key = ((len(self.row[i]) - 1) * (count - 1), not self.constant[k], i)
-                if best is None or key < best:
-                    best = key
+            key = ((len(row[i]) - 1) * (count - 1), not self.constant[k], i)
+            if best is None or key < best:
+                best = key
         self._best[j] = (best,)
         return best
 
+    def _passes_threshold(self, j: int) -> set[int]:
+        """The rows of column ``j`` whose entry is at least ``THRESHOLD`` times the column's
+        largest at every sample."""
+        rows = list(self.col[j])
+        a = np.abs(self.values[[self.row[i][j] for i in rows]])
+        ok = (a >= THRESHOLD * a.max(axis=0)).all(axis=1)
+        return {rows[q] for q in np.flatnonzero(ok).tolist()}
+
     def steps_taken(self) -> Iterator[None]:
         """Eliminate until no safe pivot is left, one pivot per ``next()``."""
-        col, level = self.col, self.level
+        col, level, best_of = self.col, self.level, self._best
 
-        def key(j: int) -> tuple[bool, int, int]:
+        def key(j: int) -> tuple[bool, int, int, int]:
             # a column with one entry first wherever it is (no fill, no choice), then the
             # farthest level, then the fewest entries
             count = len(col[j])
-            return count > 1, -level[j], count
+            return count > 1, -level[j], count, j
 
-        # a column without a safe pivot leaves the heap until an elimination changes it
-        heap = [(key(j), j) for j in range(len(col))]
+        # the heap holds a column's key each time it changed; only those equal to its current
+        # key count (copies included), the others are stale. A column without a safe pivot,
+        # and an eliminated one, has no current key (None) until an elimination changes it.
+        current: list[Any] = [key(j) for j in range(len(col))]
+        heap = list(current)
         heapq.heapify(heap)
-        unsafe: set[int] = set()
         while True:
             best = None
             popped = []
-            top = None
             while heap:
-                k, j = heap[0]
-                if j not in self.alive_cols or j in unsafe or k != key(j):
-                    heapq.heappop(heap)  # gone, known unsafe, or a stale key
+                item = heap[0]
+                j = item[3]
+                if item != current[j]:
+                    heapq.heappop(heap)  # stale
                     continue
-                if top is not None and (k[:2] != top or len(popped) >= LOOK):
+                if popped and (item[:2] != popped[0][:2] or len(popped) >= LOOK):
                     break
                 heapq.heappop(heap)
-                found = self._best_in_column(j)
+                found = best_of.get(j)
+                found = self._best_in_column(j) if found is None else found[0]
                 if found is None:
-                    unsafe.add(j)
+                    current[j] = None
                     continue
-                popped.append((k, j))
-                top = k[:2]
+                popped.append(item)
                 if best is None or found < best[0]:
                     best = (found, j)
             for item in popped:
@@ -279,71 +297,29 @@ class _Probe:
             if best is None:
                 return
             (_, is_expression, r), c = best
+            current[c] = None
             for j in self._pivot(r, c, is_expression):  # changed: look at them again
-                unsafe.discard(j)
-                heapq.heappush(heap, (key(j), j))
+                current[j] = key(j)
+                heapq.heappush(heap, current[j])
             yield
 
     def _pivot(self, r: int, c: int, is_expression: bool) -> set[int]:
-        row, col, values = self.row, self.col, self.values
+        row, col = self.row, self.col
         self.expression_pivots += is_expression
-        pivot_id = row[r][c]
-        others = [(j, k) for j, k in row[r].items() if j != c]
-        lower = [i for i in col[c] if i != r]
-        changed: set[int] = set(row[r])
+        pivot_row = row[r]
+        cols = [j for j in pivot_row if j != c]  # the pivot row's other columns
+        lower = [i for i in col[c] if i != r]  # the other rows of the pivot column
+        changed: set[int] = set(pivot_row)
         for i in lower:
             changed.update(row[i])
         dropped: list[tuple[int, int]] = []
         self.alive_rows.discard(r)
         self.alive_cols.discard(c)
-        for j, _ in others:
+        for j in cols:
             col[j].discard(r)
-        if lower and others:
-            ic_ids = [row[i][c] for i in lower]
-            factors = values[ic_ids] / values[pivot_id]
-            rj_ids = [k for _, k in others]
-            updates = factors[:, None, :] * values[rj_ids][None, :, :]
-            old_ids, old_at, new_at = [], [], []
-            for p, i in enumerate(lower):
-                target = row[i]
-                for q, (j, _) in enumerate(others):
-                    k = target.get(j)
-                    if k is None:
-                        new_at.append((p, q))
-                    else:
-                        old_ids.append(k)
-                        old_at.append((p, q))
-            factor_const = [self.constant[k] and self.constant[pivot_id] for k in ic_ids]
-            factor_disc = [self.on_discrete[k] or self.on_discrete[pivot_id] for k in ic_ids]
-            if old_ids:
-                ps, qs = zip(*old_at)
-                upd = updates[list(ps), list(qs)]
-                old = values[old_ids]
-                new = old - upd
-                cancel = np.all(np.abs(new) <= CANCELLED * (np.abs(old) + np.abs(upd)), axis=1)
-                values[old_ids] = new
-                for k, (p, q), gone in zip(old_ids, old_at, cancel):
-                    i, (j, rj) = lower[p], others[q]
-                    if gone:
-                        del row[i][j]
-                        col[j].discard(i)
-                        dropped.append((i, j))
-                        continue
-                    self.constant[k] = self.constant[k] and factor_const[p] and self.constant[rj]
-                    self.on_discrete[k] = self.on_discrete[k] or factor_disc[p] \
-                        or self.on_discrete[rj]
-            if new_at:
-                ps, qs = zip(*new_at)
-                ids = self._new_entries(
-                    -updates[list(ps), list(qs)],
-                    [factor_const[p] and self.constant[others[q][1]] for p, q in new_at],
-                    [factor_disc[p] or self.on_discrete[others[q][1]] for p, q in new_at])
-                values = self.values
-                for k, (p, q) in zip(ids, new_at):
-                    i, j = lower[p], others[q][0]
-                    row[i][j] = k
-                    col[j].add(i)
-                self.fill += len(new_at)
+        if lower and cols:
+            dropped = self._update(lower, cols, pivot_row[c], [row[i][c] for i in lower],
+                                   [pivot_row[j] for j in cols])
         for i in lower:
             del row[i][c]
         col[c] = set()
@@ -353,6 +329,85 @@ class _Probe:
         for j in changed:
             self._best.pop(j, None)
         return changed
+
+    def _update(self, lower: list[int], cols: list[int], pivot_id: int, factor_ids: list[int],
+                pivot_row_ids: list[int]) -> list[tuple[int, int]]:
+        """Subtract (entry in the pivot column / pivot) times the pivot row from each row of
+        ``lower``, on all samples at once (entry by entry the same operations as one at a
+        time); returns the entries that cancelled (dropped), as (row, column)."""
+        row, col, values, constant, on_discrete = (self.row, self.col, self.values,
+                                                   self.constant, self.on_discrete)
+        factors = values[factor_ids] / values[pivot_id]
+        updates = factors[:, None, :] * values[pivot_row_ids][None, :, :]  # (row, column, point)
+        ids = np.array([row[i].get(j, -1) for i in lower for j in cols]).reshape(
+            len(lower), len(cols))
+        # an update is made of numbers and parameters if its factor and the pivot row's entry
+        # are, and free of discrete variables if both are
+        factor_constant = np.array([constant[k] for k in factor_ids]) & constant[pivot_id]
+        factor_discrete = np.array([on_discrete[k] for k in factor_ids]) | on_discrete[pivot_id]
+        update_constant = factor_constant[:, None] & np.array(
+            [constant[k] for k in pivot_row_ids])[None, :]
+        update_discrete = factor_discrete[:, None] | np.array(
+            [on_discrete[k] for k in pivot_row_ids])[None, :]
+        exists = ids >= 0
+        dropped: list[tuple[int, int]] = []
+        if exists.any():
+            old_ids = ids[exists]
+            upd = updates[exists]
+            old = values[old_ids]
+            new = old - upd
+            cancel = (np.abs(new) <= CANCELLED * (np.abs(old) + np.abs(upd))).all(axis=1)
+            values[old_ids] = new
+            old_list = old_ids.tolist()
+            for k in old_ids[~update_constant[exists]].tolist():
+                constant[k] = False
+            for k in old_ids[update_discrete[exists]].tolist():
+                on_discrete[k] = True
+            low, high = self.low, self.high
+            for k, lo, hi in zip(old_list, *_sample_range(new)):
+                low[k], high[k] = lo, hi
+            if cancel.any():
+                ps, qs = np.nonzero(exists)
+                for q in np.flatnonzero(cancel).tolist():
+                    i, j = lower[ps[q]], cols[qs[q]]
+                    del row[i][j]
+                    col[j].discard(i)
+                    dropped.append((i, j))
+        absent = ~exists
+        if absent.any():
+            fresh = -updates[absent]
+            first = len(constant)
+            need = first + len(fresh)
+            if need > len(values):
+                grown = np.empty((max(need, 2 * len(values)), values.shape[1]))
+                grown[:first] = values[:first]
+                self.values = values = grown
+            values[first:need] = fresh
+            constant.extend(update_constant[absent].tolist())
+            on_discrete.extend(update_discrete[absent].tolist())
+            low, high = _sample_range(fresh)
+            self.low.extend(low)
+            self.high.extend(high)
+            ps, qs = np.nonzero(absent)
+            for k, p, q in zip(range(first, need), ps.tolist(), qs.tolist()):
+                i, j = lower[p], cols[q]
+                row[i][j] = k
+                col[j].add(i)
+            self.fill += need - first
+        return dropped
+
+
+def _sample_range(v: np.ndarray) -> tuple[list[float], list[float]]:
+    """The least and the largest sample of each entry (a row of ``v``), -inf and inf for an
+    entry with a NaN sample (it has no sign, and its column's threshold test is then never
+    decided by the ranges); with no samples at all, no entry has a sign."""
+    if not v.shape[1]:
+        return [-np.inf] * len(v), [np.inf] * len(v)
+    low, high = v.min(axis=1), v.max(axis=1)  # NaN where a sample is NaN
+    nan = np.isnan(low)
+    if nan.any():
+        low[nan], high[nan] = -np.inf, np.inf
+    return low.tolist(), high.tolist()
 
 
 def _race(probes: list[_Probe], n: int) -> _Probe:
