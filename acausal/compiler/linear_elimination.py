@@ -39,7 +39,6 @@ in the remainder's unknowns; the generated code shares every common subexpressio
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -154,7 +153,8 @@ def eliminate(a: ca.SX, b: ca.SX, samples_of_a: np.ndarray, varying: ca.SX, disc
     levels = [_bfs_levels(neighbours, n, start) for start in _starts(neighbours, n)]
     if owners is not None:
         levels += _component_levels(neighbours, owners)
-    probes = [_Probe(n, entries, values[kept], constant, on_discrete, level)
+    samples = _Samples(values.shape[1])
+    probes = [_Probe(n, entries, values[kept], constant, on_discrete, level, samples)
               for level in levels]
     probe = _race(probes, n)
     sx_rows: list[dict[int, Any]] = [{} for _ in range(n)]
@@ -179,27 +179,55 @@ def eliminate(a: ca.SX, b: ca.SX, samples_of_a: np.ndarray, varying: ca.SX, disc
                        remainder_a=a_rem, remainder_b=b_rem, report=report)
 
 
+class _Samples:
+    """The sample values of the entries of all the probes of one race, one row per entry (each
+    probe has its own entries), and what the pivot test needs of each entry: its least and
+    largest sample (:func:`_sample_range`), whether it is made of numbers and parameters only,
+    and whether it depends on a discrete variable. One store serves all the probes so that a
+    round of the race updates them all with one set of array operations (:func:`_eliminate`):
+    a step's arrays are small, and the cost of an operation is mostly its call."""
+
+    def __init__(self, points: int) -> None:
+        self.values = np.empty((0, points))
+        self.size = 0
+        self.low: list[float] = []
+        self.high: list[float] = []
+        self.constant: list[bool] = []
+        self.on_discrete: list[bool] = []
+
+    def add(self, values: np.ndarray, constant: list[bool], on_discrete: list[bool]) -> int:
+        """Store new entries; returns the id of the first (the others follow)."""
+        first, need = self.size, self.size + len(values)
+        if need > len(self.values):
+            grown = np.empty((max(need, 2 * len(self.values)), self.values.shape[1]))
+            grown[:first] = self.values[:first]
+            self.values = grown
+        self.values[first:need] = values
+        self.size = need
+        low, high = _sample_range(values)
+        self.low.extend(low)
+        self.high.extend(high)
+        self.constant.extend(constant)
+        self.on_discrete.extend(on_discrete)
+        return first
+
+
 class _Probe:
     """One elimination on the sample values alone, in the order of one set of levels: which
-    pivots, and which entries cancel (recorded in :attr:`steps` for :func:`_replay`).
-
-    Besides its samples, each entry keeps whether it has one sign at all of them and its least
-    and largest magnitude over them (:func:`_sign_and_bounds`), refreshed by each step that
-    updates it: most columns are then judged without touching the samples (see
-    :meth:`_best_in_column`), and a step's updates are computed as whole arrays."""
+    pivots, and which entries cancel (recorded in :attr:`steps` for :func:`_replay`). A step
+    is :meth:`choose`, then :func:`_eliminate` (:meth:`begin`, the arithmetic, :meth:`end`)."""
 
     def __init__(self, n: int, entries: list[tuple[int, int]], values: np.ndarray,
-                 constant: list[bool], on_discrete: list[bool], level: list[int]) -> None:
+                 constant: list[bool], on_discrete: list[bool], level: list[int],
+                 samples: _Samples) -> None:
         self.level = level
-        self.values = np.array(values, dtype=float)  # one row per entry, one column per point
-        self.constant = list(constant)
-        self.on_discrete = list(on_discrete)
-        self.low, self.high = _sample_range(self.values)
+        self.samples = samples
+        first = samples.add(np.asarray(values, dtype=float), constant, on_discrete)
         self.row: list[dict[int, int]] = [{} for _ in range(n)]  # row -> {column: entry id}
-        self.col: list[set[int]] = [set() for _ in range(n)]
-        for k, (i, j) in enumerate(entries):
+        self.col: list[dict[int, int]] = [{} for _ in range(n)]  # column -> {row: entry id}
+        for k, (i, j) in enumerate(entries, first):
             self.row[i][j] = k
-            self.col[j].add(i)
+            self.col[j][i] = k
         self.alive_cols = set(range(n))
         self.alive_rows = set(range(n))
         #: (pivot row, pivot column, entries that cancelled in this step as (row, column))
@@ -207,6 +235,49 @@ class _Probe:
         self.fill = 0
         self.expression_pivots = 0
         self._best: dict[int, Any] = {}  # column -> its best pivot (cached until it changes)
+        # The columns by key (_key), the smallest first: the heap holds a column's key each
+        # time it changed; only those equal to its current key count (copies included: each
+        # takes a place among the LOOK compared), the others are stale. A column without a
+        # safe pivot, and an eliminated one, has no current key (None) until a step changes it.
+        self._current: list[Any] = [self._key(j) for j in range(n)]
+        self._heap = list(self._current)
+        heapq.heapify(self._heap)
+
+    def _key(self, j: int) -> tuple[bool, int, int, int]:
+        # a column with one entry first wherever it is (no fill, no choice), then the farthest
+        # level, then the fewest entries
+        count = len(self.col[j])
+        return count > 1, -self.level[j], count, j
+
+    def choose(self) -> tuple[int, int, bool] | None:
+        """The next pivot ``(row, column, on an expression)``, or None when no safe pivot is
+        left: the best among the first ``LOOK`` columns of the smallest key's group."""
+        heap, current, best_of = self._heap, self._current, self._best
+        best = None
+        popped = []
+        while heap:
+            item = heap[0]
+            j = item[3]
+            if item != current[j]:
+                heapq.heappop(heap)  # stale
+                continue
+            if popped and (item[:2] != popped[0][:2] or len(popped) >= LOOK):
+                break
+            heapq.heappop(heap)
+            found = best_of.get(j)
+            found = self._best_in_column(j) if found is None else found[0]
+            if found is None:
+                current[j] = None
+                continue
+            popped.append(item)
+            if best is None or found < best[0]:
+                best = (found, j)
+        for item in popped:
+            heapq.heappush(heap, item)
+        if best is None:
+            return None
+        (_, is_expression, r), c = best
+        return r, c, is_expression
 
     def _best_in_column(self, j: int):
         """The column's safe pivot ``(Markowitz count, on an expression, row)``, or None.
@@ -216,15 +287,12 @@ class _Probe:
         monotone, so the bound holds for the products as computed). Only where the ranges do
         not decide are the samples compared (:meth:`_passes_threshold`), so the pivots are
         those of the sample-by-sample test."""
-        cached = self._best.get(j)
-        if cached is not None:
-            return cached[0]
-        row, rows, low, high, on_discrete = self.row, self.col[j], self.low, self.high, \
-            self.on_discrete
+        samples = self.samples
+        low, high, on_discrete = samples.low, samples.high, samples.on_discrete
+        entries = self.col[j]
         top = 0.0  # the largest magnitude in the column
         candidates = []  # (row, entry, least magnitude) of one sign, free of discrete variables
-        for i in rows:
-            k = row[i][j]
+        for i, k in entries.items():
             lo, hi = low[k], high[k]
             if hi > top:
                 top = hi
@@ -235,14 +303,14 @@ class _Probe:
         best = None
         passed = None
         bound = THRESHOLD * top
-        count = len(rows)
+        count = len(entries)
         for i, k, least in candidates:
             if not bound <= least < np.inf:  # the ranges do not decide
                 if passed is None:
                     passed = self._passes_threshold(j)
                 if i not in passed:
                     continue
-            key = ((len(row[i]) - 1) * (count - 1), not self.constant[k], i)
+            key = ((len(self.row[i]) - 1) * (count - 1), not samples.constant[k], i)
             if best is None or key < best:
                 best = key
         self._best[j] = (best,)
@@ -252,149 +320,134 @@ class _Probe:
         """The rows of column ``j`` whose entry is at least ``THRESHOLD`` times the column's
         largest at every sample."""
         rows = list(self.col[j])
-        a = np.abs(self.values[[self.row[i][j] for i in rows]])
+        a = np.abs(self.samples.values.take(list(self.col[j].values()), axis=0))
         ok = (a >= THRESHOLD * a.max(axis=0)).all(axis=1)
         return {rows[q] for q in np.flatnonzero(ok).tolist()}
 
-    def steps_taken(self) -> Iterator[None]:
-        """Eliminate until no safe pivot is left, one pivot per ``next()``."""
-        col, level, best_of = self.col, self.level, self._best
-
-        def key(j: int) -> tuple[bool, int, int, int]:
-            # a column with one entry first wherever it is (no fill, no choice), then the
-            # farthest level, then the fewest entries
-            count = len(col[j])
-            return count > 1, -level[j], count, j
-
-        # the heap holds a column's key each time it changed; only those equal to its current
-        # key count (copies included), the others are stale. A column without a safe pivot,
-        # and an eliminated one, has no current key (None) until an elimination changes it.
-        current: list[Any] = [key(j) for j in range(len(col))]
-        heap = list(current)
-        heapq.heapify(heap)
-        while True:
-            best = None
-            popped = []
-            while heap:
-                item = heap[0]
-                j = item[3]
-                if item != current[j]:
-                    heapq.heappop(heap)  # stale
-                    continue
-                if popped and (item[:2] != popped[0][:2] or len(popped) >= LOOK):
-                    break
-                heapq.heappop(heap)
-                found = best_of.get(j)
-                found = self._best_in_column(j) if found is None else found[0]
-                if found is None:
-                    current[j] = None
-                    continue
-                popped.append(item)
-                if best is None or found < best[0]:
-                    best = (found, j)
-            for item in popped:
-                heapq.heappush(heap, item)
-            if best is None:
-                return
-            (_, is_expression, r), c = best
-            current[c] = None
-            for j in self._pivot(r, c, is_expression):  # changed: look at them again
-                current[j] = key(j)
-                heapq.heappush(heap, current[j])
-            yield
-
-    def _pivot(self, r: int, c: int, is_expression: bool) -> set[int]:
+    def begin(self, r: int, c: int, is_expression: bool) -> tuple:
+        """Take the pivot ``(r, c)`` out of the structure; returns what the arithmetic needs:
+        the pivot's entry, the other rows of its column with their entries there (the
+        factors' numerators), the pivot row's other columns with their entries, and the entry
+        each pair (row, column) updates (-1: a new entry), row by row."""
         row, col = self.row, self.col
         self.expression_pivots += is_expression
         pivot_row = row[r]
-        cols = [j for j in pivot_row if j != c]  # the pivot row's other columns
-        lower = [i for i in col[c] if i != r]  # the other rows of the pivot column
+        lower = [(i, k) for i, k in col[c].items() if i != r]
+        others = [(j, k) for j, k in pivot_row.items() if j != c]
+        targets = [row[i].get(j, -1) for i, _ in lower for j, _ in others]
         changed: set[int] = set(pivot_row)
-        for i in lower:
+        for i, _ in lower:
             changed.update(row[i])
-        dropped: list[tuple[int, int]] = []
+        changed.discard(c)
+        self._changed = changed
         self.alive_rows.discard(r)
         self.alive_cols.discard(c)
-        for j in cols:
-            col[j].discard(r)
-        if lower and cols:
-            dropped = self._update(lower, cols, pivot_row[c], [row[i][c] for i in lower],
-                                   [pivot_row[j] for j in cols])
-        for i in lower:
+        for j, _ in others:
+            del col[j][r]
+        self._current[c] = None
+        return pivot_row[c], lower, others, targets
+
+    def end(self, r: int, c: int, lower: list, dropped: list[tuple[int, int]],
+            created: list[tuple[int, int, int]]) -> None:
+        """Record the step: the entries that cancelled (row, column) leave the structure, the
+        new ones (row, column, entry) enter it; the changed columns are looked at again."""
+        row, col = self.row, self.col
+        for i, j in dropped:
+            del row[i][j]
+            del col[j][i]
+        for i, j, k in created:
+            row[i][j] = k
+            col[j][i] = k
+        self.fill += len(created)
+        for i, _ in lower:
             del row[i][c]
-        col[c] = set()
+        col[c] = {}
         row[r] = {}
         self.steps.append((r, c, dropped))
-        changed.discard(c)
-        for j in changed:
+        for j in self._changed:
             self._best.pop(j, None)
-        return changed
+            self._current[j] = self._key(j)
+            heapq.heappush(self._heap, self._current[j])
 
-    def _update(self, lower: list[int], cols: list[int], pivot_id: int, factor_ids: list[int],
-                pivot_row_ids: list[int]) -> list[tuple[int, int]]:
-        """Subtract (entry in the pivot column / pivot) times the pivot row from each row of
-        ``lower``, on all samples at once (entry by entry the same operations as one at a
-        time); returns the entries that cancelled (dropped), as (row, column)."""
-        row, col, values, constant, on_discrete = (self.row, self.col, self.values,
-                                                   self.constant, self.on_discrete)
-        factors = values[factor_ids] / values[pivot_id]
-        updates = factors[:, None, :] * values[pivot_row_ids][None, :, :]  # (row, column, point)
-        ids = np.array([row[i].get(j, -1) for i in lower for j in cols]).reshape(
-            len(lower), len(cols))
-        # an update is made of numbers and parameters if its factor and the pivot row's entry
-        # are, and free of discrete variables if both are
-        factor_constant = np.array([constant[k] for k in factor_ids]) & constant[pivot_id]
-        factor_discrete = np.array([on_discrete[k] for k in factor_ids]) | on_discrete[pivot_id]
-        update_constant = factor_constant[:, None] & np.array(
-            [constant[k] for k in pivot_row_ids])[None, :]
-        update_discrete = factor_discrete[:, None] | np.array(
-            [on_discrete[k] for k in pivot_row_ids])[None, :]
-        exists = ids >= 0
-        dropped: list[tuple[int, int]] = []
-        if exists.any():
-            old_ids = ids[exists]
-            upd = updates[exists]
-            old = values[old_ids]
-            new = old - upd
-            cancel = (np.abs(new) <= CANCELLED * (np.abs(old) + np.abs(upd))).all(axis=1)
-            values[old_ids] = new
-            old_list = old_ids.tolist()
-            for k in old_ids[~update_constant[exists]].tolist():
-                constant[k] = False
-            for k in old_ids[update_discrete[exists]].tolist():
-                on_discrete[k] = True
-            low, high = self.low, self.high
-            for k, lo, hi in zip(old_list, *_sample_range(new)):
-                low[k], high[k] = lo, hi
-            if cancel.any():
-                ps, qs = np.nonzero(exists)
-                for q in np.flatnonzero(cancel).tolist():
-                    i, j = lower[ps[q]], cols[qs[q]]
-                    del row[i][j]
-                    col[j].discard(i)
-                    dropped.append((i, j))
-        absent = ~exists
-        if absent.any():
-            fresh = -updates[absent]
-            first = len(constant)
-            need = first + len(fresh)
-            if need > len(values):
-                grown = np.empty((max(need, 2 * len(values)), values.shape[1]))
-                grown[:first] = values[:first]
-                self.values = values = grown
-            values[first:need] = fresh
-            constant.extend(update_constant[absent].tolist())
-            on_discrete.extend(update_discrete[absent].tolist())
-            low, high = _sample_range(fresh)
-            self.low.extend(low)
-            self.high.extend(high)
-            ps, qs = np.nonzero(absent)
-            for k, p, q in zip(range(first, need), ps.tolist(), qs.tolist()):
-                i, j = lower[p], cols[q]
-                row[i][j] = k
-                col[j].add(i)
-            self.fill += need - first
-        return dropped
+
+def _eliminate(chosen: list[tuple[_Probe, tuple[int, int, bool]]]) -> None:
+    """One step of each probe: its pivot's row times (entry in the pivot column / pivot)
+    subtracted from each other row of the pivot column, for all the probes at once (entry by
+    entry the same floating-point operations as one probe at a time)."""
+    if not chosen:
+        return
+    samples = chosen[0][0].samples
+    constant, on_discrete = samples.constant, samples.on_discrete
+    plans = [probe.begin(*pivot) for probe, pivot in chosen]
+    # one item per pair (row of the pivot column, column of the pivot row), probe by probe
+    numerator, pivot, factor, target = [], [], [], []
+    pair_constant, pair_discrete = [], []
+    for pivot_id, lower, others, targets in plans:
+        row_ids = [k for _, k in others]
+        for _, k in lower:
+            numerator.extend([k] * len(others))
+        pivot.extend([pivot_id] * len(targets))
+        factor.extend(row_ids * len(lower))
+        target.extend(targets)
+        # an update is made of numbers and parameters if its pivot, its entry in the pivot
+        # column and its entry in the pivot row are; it is discrete if one of them is
+        row_constant = [constant[k] for k in row_ids]
+        row_discrete = [on_discrete[k] for k in row_ids]
+        for _, k in lower:
+            factor_constant = constant[k] and constant[pivot_id]
+            factor_discrete = on_discrete[k] or on_discrete[pivot_id]
+            pair_constant.extend([factor_constant and c for c in row_constant])
+            pair_discrete.extend([factor_discrete or d for d in row_discrete])
+    values = samples.values
+    updates = values.take(numerator, axis=0) / values.take(pivot, axis=0) \
+        * values.take(factor, axis=0)
+    target_ids = np.array(target, dtype=np.intp)
+    exists = target_ids >= 0
+    old_at, new_at = np.flatnonzero(exists), np.flatnonzero(~exists)
+    old_ids, upd = target_ids[old_at], updates[old_at]
+    old = values[old_ids]
+    new = old - upd
+    # cancelled: below CANCELLED times the terms at every sample; tested at the first sample
+    # on all, at the others only where the first passes (the same outcome, a sixteenth of it)
+    first_cancels = np.abs(new[:, 0]) <= CANCELLED * (np.abs(old[:, 0]) + np.abs(upd[:, 0])) \
+        if new.shape[1] else np.ones(len(new), dtype=bool)
+    cancelled = np.flatnonzero(first_cancels)
+    if len(cancelled):
+        c_new, c_old, c_upd = new[cancelled], old[cancelled], upd[cancelled]
+        cancelled = cancelled[(np.abs(c_new) <= CANCELLED * (np.abs(c_old) + np.abs(c_upd)))
+                              .all(axis=1)]
+    values[old_ids] = new
+    old_list = old_ids.tolist()
+    low, high = samples.low, samples.high
+    for k, lo, hi in zip(old_list, *_sample_range(new)):
+        low[k], high[k] = lo, hi
+    pair_constant_old = np.array(pair_constant, dtype=bool)[old_at]
+    for k in old_ids[~pair_constant_old].tolist():
+        constant[k] = False
+    if any(pair_discrete):
+        for k in old_ids[np.array(pair_discrete, dtype=bool)[old_at]].tolist():
+            on_discrete[k] = True
+    new_list = new_at.tolist()
+    first = samples.add(-updates[new_at], [pair_constant[g] for g in new_list],
+                        [pair_discrete[g] for g in new_list])
+    # back to the probes (the pairs of each are consecutive, and so are their new entries)
+    gone = old_at[cancelled].tolist()
+    at_gone = at_new = 0
+    start = 0
+    for (probe, (r, c, _)), (_, lower, others, targets) in zip(chosen, plans):
+        end, width = start + len(targets), len(others)
+        dropped = []
+        while at_gone < len(gone) and gone[at_gone] < end:
+            p, q = divmod(gone[at_gone] - start, width)
+            dropped.append((lower[p][0], others[q][0]))
+            at_gone += 1
+        created = []
+        while at_new < len(new_list) and new_list[at_new] < end:
+            p, q = divmod(new_list[at_new] - start, width)
+            created.append((lower[p][0], others[q][0], first + at_new))
+            at_new += 1
+        probe.end(r, c, lower, dropped, created)
+        start = end
 
 
 def _sample_range(v: np.ndarray) -> tuple[list[float], list[float]]:
@@ -427,25 +480,26 @@ def _race(probes: list[_Probe], n: int) -> _Probe:
     0.04 s into the run, and none from the ends of the unknowns' graph), and among those the one
     that leaves the least work: its fill plus a dense solve of its remainder (the cube of its
     size). A probe without such pivots is compared with the others without them only."""
-    running = [(p, p.steps_taken()) for p in probes]
+    running = list(probes)
     finished: list[_Probe] = []
     while running:
-        still = []
-        for probe, steps in running:
-            try:
-                next(steps)
-                still.append((probe, steps))
-            except StopIteration:
+        chosen = []
+        for probe in running:
+            pivot = probe.choose()
+            if pivot is None:
                 finished.append(probe)
-        running = still
-        done = len(running[0][0].steps) if running else 0
+            else:
+                chosen.append((probe, pivot))
+        _eliminate(chosen)
+        running = [probe for probe, _ in chosen]
+        done = len(running[0].steps) if running else 0
         if done > RUNAWAY_AFTER * n:
             factor = 1.6 if done > 0.5 * n else RUNAWAY
             least = {}
-            for p, _ in running:
+            for p in running:
                 kind = p.expression_pivots == 0
                 least[kind] = min(least.get(kind, p.fill), p.fill)
-            running = [(p, s) for p, s in running
+            running = [p for p in running
                        if p.fill <= factor * least[p.expression_pivots == 0] + 50]
     return min(finished, key=lambda p: (p.expression_pivots > 0,
                                         p.fill + len(p.alive_cols) ** 3, probes.index(p)))
