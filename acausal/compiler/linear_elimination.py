@@ -239,29 +239,34 @@ class _Probe:
         # time it changed; only those equal to its current key count (copies included: each
         # takes a place among the LOOK compared), the others are stale. A column without a
         # safe pivot, and an eliminated one, has no current key (None) until a step changes it.
+        self._bits = max(n, *level, 1).bit_length()  # of each field of a key (_key)
+        self._farthest = max(level, default=0)
         self._current: list[Any] = [self._key(j) for j in range(n)]
         self._heap = list(self._current)
         heapq.heapify(self._heap)
 
-    def _key(self, j: int) -> tuple[bool, int, int, int]:
-        # a column with one entry first wherever it is (no fill, no choice), then the farthest
-        # level, then the fewest entries
-        count = len(self.col[j])
-        return count > 1, -self.level[j], count, j
+    def _key(self, j: int) -> int:
+        """A column with one entry first wherever it is (no fill, no choice), then the farthest
+        level, then the fewest entries, then the column: the tuple ``(count > 1, -level,
+        count, j)`` packed in one integer (in the same order, compared much faster)."""
+        count, bits = len(self.col[j]), self._bits
+        return ((((count > 1) << bits | (self._farthest - self.level[j])) << bits | count)
+                << bits | j)
 
     def choose(self) -> tuple[int, int, bool] | None:
         """The next pivot ``(row, column, on an expression)``, or None when no safe pivot is
         left: the best among the first ``LOOK`` columns of the smallest key's group."""
         heap, current, best_of = self._heap, self._current, self._best
+        mask, group = (1 << self._bits) - 1, 2 * self._bits  # the column; count > 1 and level
         best = None
         popped = []
         while heap:
             item = heap[0]
-            j = item[3]
+            j = item & mask
             if item != current[j]:
                 heapq.heappop(heap)  # stale
                 continue
-            if popped and (item[:2] != popped[0][:2] or len(popped) >= LOOK):
+            if popped and (item >> group != popped[0] >> group or len(popped) >= LOOK):
                 break
             heapq.heappop(heap)
             found = best_of.get(j)
@@ -287,7 +292,7 @@ class _Probe:
         monotone, so the bound holds for the products as computed). Only where the ranges do
         not decide are the samples compared (:meth:`_passes_threshold`), so the pivots are
         those of the sample-by-sample test."""
-        samples = self.samples
+        samples, row = self.samples, self.row
         low, high, on_discrete = samples.low, samples.high, samples.on_discrete
         entries = self.col[j]
         top = 0.0  # the largest magnitude in the column
@@ -310,7 +315,7 @@ class _Probe:
                     passed = self._passes_threshold(j)
                 if i not in passed:
                     continue
-            key = ((len(self.row[i]) - 1) * (count - 1), not samples.constant[k], i)
+            key = ((len(row[i]) - 1) * (count - 1), not samples.constant[k], i)
             if best is None or key < best:
                 best = key
         self._best[j] = (best,)
@@ -364,10 +369,11 @@ class _Probe:
         col[c] = {}
         row[r] = {}
         self.steps.append((r, c, dropped))
+        best_of, current, heap, key = self._best, self._current, self._heap, self._key
         for j in self._changed:
-            self._best.pop(j, None)
-            self._current[j] = self._key(j)
-            heapq.heappush(self._heap, self._current[j])
+            best_of.pop(j, None)
+            current[j] = key(j)
+            heapq.heappush(heap, current[j])
 
 
 def _eliminate(chosen: list[tuple[_Probe, tuple[int, int, bool]]]) -> None:
@@ -384,20 +390,23 @@ def _eliminate(chosen: list[tuple[_Probe, tuple[int, int, bool]]]) -> None:
     pair_constant, pair_discrete = [], []
     for pivot_id, lower, others, targets in plans:
         row_ids = [k for _, k in others]
-        for _, k in lower:
-            numerator.extend([k] * len(others))
+        column_ids = [k for _, k in lower]
+        for k in column_ids:
+            numerator.extend([k] * len(row_ids))
         pivot.extend([pivot_id] * len(targets))
-        factor.extend(row_ids * len(lower))
+        factor.extend(row_ids * len(column_ids))
         target.extend(targets)
         # an update is made of numbers and parameters if its pivot, its entry in the pivot
         # column and its entry in the pivot row are; it is discrete if one of them is
+        column_constant = [constant[pivot_id] and constant[k] for k in column_ids]
         row_constant = [constant[k] for k in row_ids]
+        pair_constant.extend([a and b for a in column_constant for b in row_constant])
+        column_discrete = [on_discrete[pivot_id] or on_discrete[k] for k in column_ids]
         row_discrete = [on_discrete[k] for k in row_ids]
-        for _, k in lower:
-            factor_constant = constant[k] and constant[pivot_id]
-            factor_discrete = on_discrete[k] or on_discrete[pivot_id]
-            pair_constant.extend([factor_constant and c for c in row_constant])
-            pair_discrete.extend([factor_discrete or d for d in row_discrete])
+        if any(column_discrete) or any(row_discrete):
+            pair_discrete.extend([a or b for a in column_discrete for b in row_discrete])
+        else:
+            pair_discrete.extend([False] * len(targets))
     values = samples.values
     updates = values.take(numerator, axis=0) / values.take(pivot, axis=0) \
         * values.take(factor, axis=0)
