@@ -235,6 +235,9 @@ class _Probe:
         self.fill = 0
         self.expression_pivots = 0
         self._best: dict[int, Any] = {}  # column -> its best pivot (cached until it changes)
+        # column -> its safe rows (_safe_rows), cached until an entry of the column changes:
+        # a step that only lengthens the rows of a column changes its best pivot's count alone
+        self._safe: dict[int, list[tuple[int, bool]]] = {}
         # The columns by key (_key), the smallest first: the heap holds a column's key each
         # time it changed; only those equal to its current key count (copies included: each
         # takes a place among the LOOK compared), the others are stale. A column without a
@@ -285,19 +288,33 @@ class _Probe:
         return r, c, is_expression
 
     def _best_in_column(self, j: int):
-        """The column's safe pivot ``(Markowitz count, on an expression, row)``, or None.
+        """The column's safe pivot ``(Markowitz count, on an expression, row)``, or None."""
+        safe = self._safe.get(j)
+        if safe is None:
+            safe = self._safe[j] = self._safe_rows(j)
+        row, others = self.row, len(self.col[j]) - 1
+        best = None
+        for i, on_expression in safe:
+            key = ((len(row[i]) - 1) * others, on_expression, i)
+            if best is None or key < best:
+                best = key
+        self._best[j] = (best,)
+        return best
+
+    def _safe_rows(self, j: int) -> list[tuple[int, bool]]:
+        """The rows whose entry in column ``j`` is a safe pivot, each with whether the entry
+        is an expression (not made of numbers and parameters only).
 
         An entry of one sign whose least magnitude is at least ``THRESHOLD`` times the largest
         magnitude in its column passes the threshold test at every sample (rounding is
         monotone, so the bound holds for the products as computed). Only where the ranges do
         not decide are the samples compared (:meth:`_passes_threshold`), so the pivots are
         those of the sample-by-sample test."""
-        samples, row = self.samples, self.row
+        samples = self.samples
         low, high, on_discrete = samples.low, samples.high, samples.on_discrete
-        entries = self.col[j]
         top = 0.0  # the largest magnitude in the column
         candidates = []  # (row, entry, least magnitude) of one sign, free of discrete variables
-        for i, k in entries.items():
+        for i, k in self.col[j].items():
             lo, hi = low[k], high[k]
             if hi > top:
                 top = hi
@@ -305,21 +322,17 @@ class _Probe:
                 top = -lo
             if (lo > 0 or hi < 0) and not on_discrete[k]:  # a NaN has no sign
                 candidates.append((i, k, lo if lo > 0 else -hi))
-        best = None
+        safe = []
         passed = None
         bound = THRESHOLD * top
-        count = len(entries)
         for i, k, least in candidates:
             if not bound <= least < np.inf:  # the ranges do not decide
                 if passed is None:
                     passed = self._passes_threshold(j)
                 if i not in passed:
                     continue
-            key = ((len(row[i]) - 1) * (count - 1), not samples.constant[k], i)
-            if best is None or key < best:
-                best = key
-        self._best[j] = (best,)
-        return best
+            safe.append((i, not samples.constant[k]))
+        return safe
 
     def _passes_threshold(self, j: int) -> set[int]:
         """The rows of column ``j`` whose entry is at least ``THRESHOLD`` times the column's
@@ -345,6 +358,7 @@ class _Probe:
             changed.update(row[i])
         changed.discard(c)
         self._changed = changed
+        self._rewritten = [j for j, _ in others]  # the columns whose entries the step changes
         self.alive_rows.discard(r)
         self.alive_cols.discard(c)
         for j, _ in others:
@@ -369,6 +383,8 @@ class _Probe:
         col[c] = {}
         row[r] = {}
         self.steps.append((r, c, dropped))
+        for j in self._rewritten:
+            self._safe.pop(j, None)
         best_of, current, heap, key = self._best, self._current, self._heap, self._key
         for j in self._changed:
             best_of.pop(j, None)
