@@ -2,7 +2,8 @@
 
 Checked on hand-made systems against numpy's dense solve (a tridiagonal system eliminates with
 no fill; a pivot that passes through zero is never taken; a block with no safe pivot is left
-whole) and on the spatial chain of revolute
+whole; the safe pivots found on the samples' ranges are those of the test at every sample) and
+on the spatial chain of revolute
 joints and boxes, whose acceleration block is a tree: it compiles to an ODE (no algebraic
 variables left), conserves energy, agrees with the numeric LU of the torn loop, and its
 right-hand side grows linearly with the number of links; EngineV6's loops are eliminated
@@ -15,7 +16,13 @@ import pytest
 
 import acausal.compiler.realize as realize
 from acausal import compile
-from acausal.compiler.linear_elimination import SAMPLES, eliminate
+from acausal.compiler.linear_elimination import (
+    SAMPLES,
+    THRESHOLD,
+    _Probe,
+    _Samples,
+    eliminate,
+)
 from acausal.components.multibody.chains import SpatialChain
 from acausal.components.multibody.energy import mechanical_energy
 
@@ -86,6 +93,33 @@ def test_a_block_whose_pivots_all_change_sign_is_left_as_remainder():
     elimination = _eliminate(a, ca.vertcat(1.0, 2.0), x, np.random.default_rng(4))
     assert len(elimination.remainder_cols) == 2
     assert elimination.report.eliminated == 0
+
+
+def test_the_safe_pivots_are_those_of_the_test_at_every_sample():
+    # the probes decide the threshold test on each entry's range of samples where it suffices
+    # and compare sample by sample elsewhere: the safe rows must be those of the test at every
+    # sample (magnitudes within two decades in the first columns, over nine in the others,
+    # entries that change sign, a NaN, an infinity)
+    rng = np.random.default_rng(5)
+    n = 12
+    entries = [(i, j) for i in range(n) for j in range(n) if i == j or rng.random() < 0.4]
+    sign = rng.choice([-1.0, 1.0], (len(entries), 1))
+    decades = np.array([[(-1, 1) if j < n // 2 else (-6, 3)] for _, j in entries])
+    values = sign * 10.0 ** rng.uniform(decades[..., 0], decades[..., 1]) \
+        * rng.uniform(0.5, 2.0, (len(entries), SAMPLES))
+    values[rng.random(len(entries)) < 0.15, 0] *= -1.0
+    values[rng.random(len(entries)) < 0.1] *= 10.0 ** rng.uniform(-4, 0, SAMPLES)
+    values[3, 5], values[17, 2] = np.nan, np.inf
+    probe = _Probe(n, entries, values, [True] * len(entries), [False] * len(entries),
+                   [0] * n, _Samples(SAMPLES))
+    for j in range(n):
+        ids = [k for k, (_, col) in enumerate(entries) if col == j]
+        v = values[ids]
+        a = np.abs(v)
+        ok = (np.all(v > 0, axis=1) | np.all(v < 0, axis=1)) \
+            & np.all(a >= THRESHOLD * a.max(axis=0), axis=1)
+        expected = {entries[k][0] for k, passes in zip(ids, ok) if passes}
+        assert {i for i, _ in probe._safe_rows(j)} == expected
 
 
 N = 8  # 14 tear variables: more than MAX_SYMBOLIC_LINEAR_LOOP
