@@ -502,7 +502,8 @@ def _race(probes: list[_Probe], n: int) -> _Probe:
     the sample points: EngineV6's loops take three such by components, one of which vanishes
     0.04 s into the run, and none from the ends of the unknowns' graph), and among those the one
     that leaves the least work: its fill plus a dense solve of its remainder (the cube of its
-    size). A probe without such pivots is compared with the others without them only."""
+    size). A probe without such pivots is compared with the others without them only. In a
+    round, each running probe chooses its pivot, then :func:`_eliminate` takes them all."""
     running = list(probes)
     finished: list[_Probe] = []
     while running:
