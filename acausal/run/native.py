@@ -71,6 +71,12 @@ SPLIT_FROM = 12_000
 #: orientation rule, 217 000 instructions: 790-960 us a call at -O0 after 8 s of compiler,
 #: 860 us in the virtual machine, 309 us at -O1 after 30 s).
 UNOPTIMISED_UP_TO = 150_000
+#: Pieces of equal length that ``-O0`` code of :data:`SPLIT_FROM` instructions or more is cut
+#: into, so that ``jit=True`` compiles them side by side: the 100-link chain's right-hand side
+#: in 1.4 s of wall time instead of 2.4 s on two cores, for code that runs about a fifth
+#: slower (the values live at the cut stored and loaded), which serves only until its ``-O1``
+#: upgrade is built (:func:`start_upgrades`).
+UNOPTIMISED_PIECES = 2
 #: Functions compiled with ``-O0`` first up to :data:`UNOPTIMISED_UP_TO` instructions
 #: whatever their size (by name): IDA's Jacobian (``res_jac``), evaluated every few steps (a
 #: tenth as often as the residual), whose build at -O1 would hold up a first run's switch to
@@ -80,7 +86,7 @@ UNOPTIMISED_UP_TO = 150_000
 QUICK_TO_BUILD = frozenset({"res_jac"})
 #: The layout of the generated code, part of every library's key: changed whenever
 #: :mod:`.native_build` writes other code for the same function.
-GENERATOR = "spill-1"
+GENERATOR = "spill-2"
 #: Background builder processes one process runs at a time.
 MAX_BACKGROUND = 1
 #: A library that another process's builder has marked as being built (``NAME.building``
@@ -124,11 +130,11 @@ def plan(functions: Sequence[ca.Function], cc: str,
     """Each of ``functions``' library in the cache: named by the SHA-256 of the serialised
     function, the compiler, the flags and the layout (``-O1`` up to :data:`OPTIMISE_UP_TO` and
     above :data:`UNOPTIMISED_UP_TO` instructions, spilled and in pieces from
-    :data:`SPLIT_FROM`; ``-O0`` in one piece between, and for :data:`QUICK_TO_BUILD` up to
-    :data:`UNOPTIMISED_UP_TO`, until its ``-O1`` upgrade is in the cache: see
-    :func:`upgrades`), :data:`GENERATOR`, the CasADi version and the platform. Serialising is
-    a few times cheaper than writing the C code, which only a build needs
-    (benchmarks/native_tiering.py)."""
+    :data:`SPLIT_FROM`; ``-O0`` between, and for :data:`QUICK_TO_BUILD` up to
+    :data:`UNOPTIMISED_UP_TO`, in :data:`UNOPTIMISED_PIECES` from :data:`SPLIT_FROM`, until its
+    ``-O1`` upgrade is in the cache: see :func:`upgrades`), :data:`GENERATOR`, the CasADi
+    version and the platform. Serialising is a few times cheaper than writing the C code, which
+    only a build needs (benchmarks/native_tiering.py)."""
     folder = cache_folder() if folder is None else folder
 
     def planned(f: ca.Function, serialized: str, flags: tuple[str, ...], chunk: int,
@@ -152,8 +158,9 @@ def plan(functions: Sequence[ca.Function], cc: str,
             f.name() in QUICK_TO_BUILD and size <= UNOPTIMISED_UP_TO)
         if not quick or optimised.library.is_file():
             out.append(optimised)
-        else:  # -O0 first, in one piece: cut in two it ran a fifth slower
-            out.append(planned(f, serialized, ("-O0",), 0, 0, upgrade=optimised))
+        else:  # -O0 first, in halves from SPLIT_FROM (see UNOPTIMISED_PIECES)
+            halves = -UNOPTIMISED_PIECES if size >= SPLIT_FROM else 0
+            out.append(planned(f, serialized, ("-O0",), halves, 0, upgrade=optimised))
     return out
 
 

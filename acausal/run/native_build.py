@@ -69,13 +69,16 @@ def split_body(source: str, chunk: int, spill: int = 0) -> str:
     CasADi writes an SX function as one C function of straight-line statements on local
     variables ``a0, a1, ...`` (reused as registers are). Two changes, each optional:
 
-    * ``spill`` > 0: a value read more than ``spill`` statements after it is computed is kept
-      in memory, ``volatile`` so that the compiler keeps it there (:func:`_spill`). The
-      register allocator then sees only short-lived values: gcc's time at -O1 grows linearly
-      with the code instead of about as its 1.5th power (the 100-link spatial chain's
-      right-hand side, 58 000 statements with up to 2 100 values live at once: 15 s in one
-      function, 6 s spilled; ``python benchmarks/native_tiering.py``), and a value that lives
-      that long would have been spilled from the 16 registers anyway.
+    * ``spill`` > 0: a value read more than ``spill`` statements after it is computed is
+      written to and read from memory, CasADi's work vector (:func:`_spill`), instead of a
+      local. With the cut below, no value is a local beyond its piece: the register allocator,
+      whose time grows faster than the number of values it juggles at once, works on one
+      piece at a time (the 100-link spatial chain's right-hand side, 58 000 statements with up
+      to 2 146 values live at once: 15 s of gcc at -O1 in one function, 6 s spilled in pieces;
+      ``python benchmarks/native_tiering.py --compile``), and within a piece gcc may still
+      keep such a value in a register (the pointer is not ``volatile``: that ran a sixth
+      slower, measured during development). A value that lives that long would have left the
+      16 registers anyway.
     * ``chunk`` != 0: the body cut into functions of ``chunk`` statements each (``chunk`` < 0:
       into ``-chunk`` functions of equal length), called one after another, which
       :func:`split_units` compiles side by side. Each piece declares the locals it touches,
@@ -121,7 +124,7 @@ def split_body(source: str, chunk: int, spill: int = 0) -> str:
     for k in work:
         lines[k] = _WORK.sub(lambda m: f"if (sz_w) *sz_w = {offset + n_locals}{m.group(0)[-1]}",
                              lines[k], count=1)
-    spilled = "  volatile casadi_real* v = {};"  # the spilled values, by the locals' places
+    spilled = "  casadi_real* v = {};"  # the spilled values, by the locals' places
     if spill:
         body = _spill(body, spill)
     if not chunk:
