@@ -54,11 +54,11 @@ from . import native_build
 CACHE_ENV = "ACAUSAL_CACHE_DIR"
 #: CasADi instructions up to which a function is compiled with ``-O1`` at once; larger ones
 #: get ``-O0`` first, up to :data:`UNOPTIMISED_UP_TO`, and ``-O1`` later (:func:`upgrades`).
-#: gcc's time at -O1, spilled and in pieces, is about 80 us of CPU an instruction, twice that
-#: at -O0, for code that runs twice as fast: worth a first run's wait while the compile stays
-#: within 2-3 s (the 50-link chain's right-hand side, 28 000 instructions; the 100-link
-#: chain's, 58 000, 2.2 s of gcc at -O0 against 4.6 s at -O1; ``python
-#: benchmarks/native_tiering.py --compile``).
+#: gcc's time at -O1, spilled and in pieces, is about 100 us of CPU an instruction, three times
+#: that at -O0, for code that runs twice as fast: worth a first run's wait while the compile
+#: stays within about 3 s (the 50-link chain's right-hand side, 28 700 instructions: 2.9 s; the
+#: 100-link chain's, 58 900: 2.0 s at -O0 against 5.7 s at -O1; ``python
+#: benchmarks/native_tiering.py --compile``, docs/compiler.md).
 OPTIMISE_UP_TO = 30_000
 #: Functions below this many instructions are compiled at -O1 as CasADi writes them, in one
 #: piece; from here on their long-lived values are kept in memory and their code is cut into
@@ -73,9 +73,10 @@ SPLIT_FROM = 12_000
 UNOPTIMISED_UP_TO = 150_000
 #: Pieces of equal length that ``-O0`` code of :data:`SPLIT_FROM` instructions or more is cut
 #: into, so that ``jit=True`` compiles them side by side: the 100-link chain's right-hand side
-#: in 1.4 s of wall time instead of 2.4 s on two cores, for code that runs about a fifth
-#: slower (the values live at the cut stored and loaded), which serves only until its ``-O1``
-#: upgrade is built (:func:`start_upgrades`).
+#: in 1.6 s of wall time instead of 2.5 s on two cores (C code, gcc and loading; ``python
+#: benchmarks/rhs_growth.py``, ``cc_s``), for code that ran 1.4-1.9 times slower
+#: (``native_tiering.py --compile``), which serves only until its ``-O1`` upgrade is built
+#: (:func:`start_upgrades`).
 UNOPTIMISED_PIECES = 2
 #: Functions compiled with ``-O0`` first up to :data:`UNOPTIMISED_UP_TO` instructions
 #: whatever their size (by name): IDA's Jacobian (``res_jac``), evaluated every few steps (a

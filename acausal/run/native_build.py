@@ -28,10 +28,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 #: Statements a piece of a split function holds (:func:`split_body`), its long-lived values
-#: spilled: the 50-link chain's right-hand side (28 000 statements) took 2.3 s of gcc's CPU at
-#: -O1 in pieces of 5 000 for 8.9 us a call, 3.8 s in pieces of 1 000 storing every value a
-#: piece wrote for 11.2 us, 4.8 s in one piece for 8.4 us (``python
-#: benchmarks/native_tiering.py --compile``).
+#: spilled: the 50-link chain's right-hand side (28 700 instructions) took 2.9 s of gcc's CPU
+#: at -O1 in pieces for 8.1 us a call, against 5.9 s in one piece for 8.0 us (``python
+#: benchmarks/native_tiering.py --compile``, docs/compiler.md); pieces of 1 000 to 10 000
+#: compiled and ran alike within a tenth (measured during development).
 CHUNK = 3000
 #: A value read more than this many statements after it is computed is kept in memory in a
 #: split function (:func:`split_body`): it would not stay in one of the 16 registers that long,
@@ -73,9 +73,8 @@ def split_body(source: str, chunk: int, spill: int = 0) -> str:
       written to and read from memory, CasADi's work vector (:func:`_spill`), instead of a
       local. With the cut below, no value is a local beyond its piece: the register allocator,
       whose time grows faster than the number of values it juggles at once, works on one
-      piece at a time (the 100-link spatial chain's right-hand side, 58 000 statements with up
-      to 2 146 values live at once: 15 s of gcc at -O1 in one function, 6 s spilled in pieces;
-      ``python benchmarks/native_tiering.py --compile``), and within a piece gcc may still
+      piece at a time (the 50-link spatial chain's right-hand side: 5.9 s of gcc at -O1 in one
+      function, 2.9 s spilled in pieces; see :data:`CHUNK`), and within a piece gcc may still
       keep such a value in a register (the pointer is not ``volatile``: that ran a sixth
       slower, measured during development). A value that lives that long would have left the
       16 registers anyway.
@@ -134,8 +133,8 @@ def split_body(source: str, chunk: int, spill: int = 0) -> str:
     touches = [_touched(piece) for piece in cuts]
     # a piece stores only the locals that a later piece reads before it writes them (live
     # out): CasADi reuses a local as soon as its value is dead, so most of a piece's writes are
-    # overwritten before the end of the function; storing them all cost the 100-link chain's
-    # right-hand side twice the time of the unsplit code at -O0
+    # overwritten before the end of the function (storing them all, pieces of 1 000 made the
+    # 100-link chain's right-hand side at -O0 twice as slow: measured during development)
     live_out: list[set[str]] = [set() for _ in cuts]
     live: set[str] = set()
     for k in range(len(cuts) - 1, -1, -1):
