@@ -413,12 +413,23 @@ def _broadcast(value, n, name):
     return list(arr)
 
 
+#: The types of a scalar parameter's usual value and default, compared exactly (a bool, a numpy
+#: number or a sympy number takes the general path of ``as_number``).
+_PLAIN_NUMBERS = (float, int)
+
+
 def as_number(value, name, owner_path, default=None):
     """Convert a numeric parameter value to float(s), naming the parameter on failure.
 
     The shape must agree with the declared default's: a list for a scalar parameter (or a
     number for a vector one) is a mistake that sympy would otherwise report from deep inside.
     """
+    if type(value) in _PLAIN_NUMBERS and type(default) in _PLAIN_NUMBERS:
+        # the usual case, a number for a scalar parameter: no shape to compare (every
+        # parameter of a large model comes here)
+        number = float(value)
+        if math.isfinite(number):
+            return number
     where = f"Parameter '{name}' of component '{owner_path or '<root>'}'"
     is_seq = isinstance(value, (list, tuple, np.ndarray, sp.MatrixBase))
     if default is not None and not isinstance(default, (bool, str)):

@@ -221,13 +221,17 @@ class Node:
         children: list[Node] = []
         instance_level = self._instance_decls
         outers: list[tuple[str, Outer]] = []
+        overrides = self._overrides
         for name, decl in self._declarations().items():
-            override = self._overrides.get(name, MISSING)
             full = prefix + name
-            if isinstance(override, Input):
-                decl, override = as_input(decl, override, full), MISSING
-            elif isinstance(override, Parameter):
-                decl, override = as_computed(decl, override, full), MISSING
+            # most declarations are not overridden: the override's markers are looked for
+            # only where there is one (this loop runs for every declaration of a large model)
+            override = overrides.get(name, MISSING) if overrides else MISSING
+            if override is not MISSING:
+                if isinstance(override, Input):
+                    decl, override = as_input(decl, override, full), MISSING
+                elif isinstance(override, Parameter):
+                    decl, override = as_computed(decl, override, full), MISSING
             if isinstance(decl, Outer):
                 outers.append((name, decl))
                 continue
@@ -243,13 +247,17 @@ class Node:
                                          "has no value: give one when creating the component.")
                 number = as_number(value, name, path or f"{type(self).__name__} (the model)",
                                     decl.default)
-                for k, item in enumerate(number if isinstance(number, tuple) else (number,)):
-                    label = full if not isinstance(number, tuple) else f"{full}[{k}]"
-                    check_bounds(label, item, decl.min, decl.max, decl.description,
+                if isinstance(number, tuple):
+                    for k, item in enumerate(number):
+                        check_bounds(f"{full}[{k}]", item, decl.min, decl.max, decl.description,
+                                     low_exclusive=decl.min_exclusive,
+                                     high_exclusive=decl.max_exclusive)
+                    symbol = make_symbol(full, (len(number),))
+                else:
+                    check_bounds(full, number, decl.min, decl.max, decl.description,
                                  low_exclusive=decl.min_exclusive,
                                  high_exclusive=decl.max_exclusive)
-                shape = (len(number),) if isinstance(number, tuple) else ()
-                symbol = make_symbol(full, shape)
+                    symbol = make_symbol(full, ())
                 parameters.append(BoundParameter(full, symbol, number, decl, self))
                 object.__setattr__(self, name, symbol)
             elif isinstance(decl, Variable):
