@@ -319,8 +319,9 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
     graph_connects: list[tuple] = []
     graph_branches: list[tuple] = []
     graph_roots: list[tuple] = []
-    for comp in components:
-        where = _describe_component(comp)
+    # each component as its errors name it, made once (five loops below report by it)
+    described = [(comp, _describe_component(comp)) for comp in components]
+    for comp, where in described:
         with _user_code(where, "connections"):
             connections = list(_iter_relations(comp.connections()))
         for conn in connections:
@@ -358,13 +359,12 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
         if overdetermined else None
     # the parameters' validity rules, before equations() reads the values; after the
     # connection graph, so that a check may depend on the structure (is_root: a free body)
-    for comp in components:
-        with _user_code(_describe_component(comp), "check_parameters"):
+    for comp, where in described:
+        with _user_code(where, "check_parameters"):
             comp.check_parameters()
 
     templates = TemplateCache()
-    for comp in components:
-        where = _describe_component(comp)
+    for comp, where in described:
         key = templates.key(comp) if share_templates else None
         template = templates.lookup(key) if key is not None else None
         if template is not None:
@@ -423,8 +423,8 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
     flat = FlatSystem(type(model).__name__, variables, parameters, equations, initial, events)
     flat.loops = graph.loops if graph is not None else []
     flat.hints = {c.path: type(c).solver_hint for c in components if type(c).solver_hint}
-    flat.visuals = _visuals(components)
-    flat.monitors = _monitors(components, variables, parameters)
+    flat.visuals = _visuals(described)
+    flat.monitors = _monitors(described, variables, parameters)
     # the diagnostics read the topology only when some connector is open (a model whose
     # connectors are all connected, most large ones, is spared walking its connection graph)
     flat.topology = connection_topology(components, connectors, sets, inside_connected, graph,
@@ -437,14 +437,13 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
     return flat
 
 
-def _monitors(components: list[Component], variables: list, parameters: list
+def _monitors(described: list[tuple[Component, str]], variables: list, parameters: list
               ) -> list[StuckMonitor]:
     """The checked ``monitors()`` of every component (plain data with sympy expressions of
     the flat names, read by the run layer at the end of a run)."""
     known: set[str] | None = None  # made for the first monitor: most models have none
     out = []
-    for comp in components:
-        where = _describe_component(comp)
+    for comp, where in described:
         with _user_code(where, "monitors"):
             for m in comp.monitors() or ():
                 if known is None:
@@ -454,12 +453,11 @@ def _monitors(components: list[Component], variables: list, parameters: list
     return out
 
 
-def _visuals(components: list[Component]) -> list[Visual]:
+def _visuals(described: list[tuple[Component, str]]) -> list[Visual]:
     """The shapes of every component (``visual_shapes()``), checked and with full frame
     paths. Plain data: kept by the compiled model for the viewer (``Solution.view``)."""
     out = []
-    for comp in components:
-        where = _describe_component(comp)
+    for comp, where in described:
         with _user_code(where, "visual_shapes"):
             shapes = list(comp.visual_shapes() or ())
             out.extend(check_visual(shape, comp, where) for shape in shapes)

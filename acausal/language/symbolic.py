@@ -343,11 +343,13 @@ def expression_atoms(expr: sp.Basic) -> tuple[list, list]:
             symbols.append(node)
         elif isinstance(node, der):
             derivatives.append(node)
-        elif node.args:
-            key = id(node)
-            if key not in seen:
-                seen.add(key)
-                stack.extend(node.args)
+        else:
+            args = node.args  # a property in sympy: read once
+            if args:
+                key = id(node)
+                if key not in seen:
+                    seen.add(key)
+                    stack.extend(args)
     return symbols, derivatives
 
 

@@ -125,6 +125,9 @@ def _placeable(connector: Any) -> bool:
 
 
 def _vector(value: Any, what: str, where: str) -> tuple[float, float, float]:
+    if type(value) is tuple and len(value) == 3 and all(
+            type(v) is float and math.isfinite(v) for v in value):
+        return value  # already 3 finite floats, as the defaults are: kept as given
     try:
         numbers = [float(v) for v in value]
     except (TypeError, ValueError):
