@@ -442,6 +442,16 @@ def start_background(planned: Sequence[Planned], cc: str,
     extra = [e for e in extra if e[2] in marks]
     if not missing and not extra:
         return None
+    # the -O1 upgrades of the -O0 ones, built by a builder that this one starts when it is done
+    # (native_build.main): the run is not held up by them, and a second run finds them built
+    # where there was time for it
+    then = []
+    for p in missing:
+        if p.upgrade is not None and _free(p.upgrade.library):
+            mark = _mark(p.upgrade.library)
+            if mark is not None:
+                marks[p.upgrade.library] = mark
+                then.append(p.upgrade)
     job_folder = Path(tempfile.mkdtemp(dir=folder, prefix=".job-"))
     try:
         jobs = []
@@ -452,14 +462,19 @@ def start_background(planned: Sequence[Planned], cc: str,
             source_file.write_text(source)
             jobs.append({"source": str(source_file), "command": command,
                          "library": str(library)})
-        for k, p in enumerate(missing):
+        def job(p: Planned, k: int) -> dict:
             function_file = job_folder / f"{k}.casadi"
-            function_file.write_text(p.serialized)
-            jobs.append({"function": str(function_file), "chunk": p.chunk, "spill": p.spill,
-                         "command": p.command(cc), "library": str(p.library)})
+            if not function_file.exists():
+                function_file.write_text(p.serialized)
+            return {"function": str(function_file), "chunk": p.chunk, "spill": p.spill,
+                    "command": p.command(cc), "library": str(p.library)}
+
+        serial = {p.serialized: k for k, p in enumerate(missing)}  # one file a function
+        jobs += [job(p, k) for k, p in enumerate(missing)]
         spec = job_folder / "job.json"
         spec.write_text(json.dumps({"folder": str(folder), "workers": os.cpu_count() or 1,
-                                    "jobs": jobs}))
+                                    "jobs": jobs,
+                                    "then": [job(p, serial[p.serialized]) for p in then]}))
         process = subprocess.Popen(
             [sys.executable, native_build.__file__, str(spec)], stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
@@ -473,6 +488,8 @@ def start_background(planned: Sequence[Planned], cc: str,
                 mark.unlink()
         raise
     build = BackgroundBuild([Path(j["library"]) for j in jobs], process, upgrade)
+    # the chained upgrades are not this build's (finished() says nothing of them): their
+    # marks keep other builders off them (_free) while they are made
     with _lock:
         for path in build.libraries:
             _in_flight[path] = build

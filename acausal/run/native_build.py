@@ -365,24 +365,66 @@ def main(argv: Sequence[str]) -> int:
     """The background builder: ``argv[0]`` names a JSON file ``{"folder": cache folder,
     "workers": n, "jobs": [...]}``, each job ``{"library": path, "command": [...]}`` with
     either ``"source"`` (a C file) or ``"function"`` (a serialised CasADi function) and
-    ``"chunk"`` and ``"spill"``. Runs at low priority (the run that started it keeps its
+    ``"chunk"`` and ``"spill"``; ``"then"``: jobs for a builder that this one starts when its
+    own jobs are done (:func:`_chain`). Runs at low priority (the run that started it keeps its
     core), prints one JSON line (what failed) and removes the job's folder."""
     spec_file = Path(argv[0])
+    then: list[dict] = []
     try:
-        if hasattr(os, "nice"):
+        if hasattr(os, "nice") and not os.environ.get(_CHAINED):
             os.nice(10)
         spec = json.loads(spec_file.read_text())
+        then = list(spec.get("then", []))
         failed = run_jobs(spec["jobs"], Path(spec["folder"]), int(spec.get("workers", 1)))
+        if then:
+            then = _chain(then, spec, failed)
     except Exception as exc:  # noqa: BLE001 - the folder may be gone (a test's temporary one)
         failed = [{"library": "", "argv": [], "status": None,
                    "messages": f"{type(exc).__name__}: {exc}"}]
     finally:
         shutil.rmtree(spec_file.parent, ignore_errors=True)
+        for job in then:  # not handed on: their marks go, another builder may make them
+            with contextlib.suppress(OSError):
+                os.remove(job["library"] + ".building")
     try:
         print(json.dumps({"failed": failed}), flush=True)
     except (BrokenPipeError, OSError):
         pass  # the run that started the build has ended: the libraries are in the cache
     return 0 if not failed else 1
+
+
+#: Set in the environment of a builder that another builder started (:func:`_chain`): it is
+#: at low priority already.
+_CHAINED = "ACAUSAL_CHAINED_BUILD"
+
+
+def _chain(then: list[dict], spec: dict, failed: list[dict]) -> list[dict]:
+    """Start a builder of its own, detached, for the jobs ``then`` (the ``-O1`` upgrades of
+    this builder's ``-O0`` libraries), so that this builder ends and reports now; returns the
+    jobs not handed on (none where it started; all where this build failed)."""
+    if failed:
+        return then
+    folder = Path(tempfile.mkdtemp(dir=spec["folder"], prefix=".job-"))
+    moved = {}
+    for k, job in enumerate(then):
+        source = job["function"]
+        if source not in moved:
+            moved[source] = folder / f"{k}.casadi"
+            shutil.copyfile(source, moved[source])
+        job["function"] = str(moved[source])
+    chained = folder / "job.json"
+    chained.write_text(json.dumps({"folder": spec["folder"], "workers": spec.get("workers", 1),
+                                   "jobs": then}))
+    detached = {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)} \
+        if sys.platform.startswith("win") else {"start_new_session": True}
+    try:
+        subprocess.Popen([sys.executable, __file__, str(chained)], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         env=dict(os.environ, **{_CHAINED: "1"}), **detached)
+    except OSError:
+        shutil.rmtree(folder, ignore_errors=True)
+        return then
+    return []
 
 
 if __name__ == "__main__":

@@ -347,6 +347,33 @@ def test_a_run_on_quick_code_leaves_its_optimised_code_for_the_next_run(monkeypa
         np.testing.assert_allclose(second[name], first[name], rtol=0, atol=1e-8)
 
 
+def test_a_background_build_of_quick_code_hands_its_upgrade_to_a_builder_of_its_own(
+        monkeypatch, tmp_path):
+    """native.start_background with -O0 libraries: its builder reports when they are built
+    (the run may switch) and starts another for their -O1 upgrades, whose marks keep other
+    builders (native.start_upgrades of the run that switches) off them meanwhile."""
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr(native, "OPTIMISE_UP_TO", 0)
+    cs = compile(CountedOscillator())
+    functions = sundials.problem_for(cs, split_indicators(cs)[0], False).native_functions()
+    cc = native.find_c_compiler()
+    planned = native.plan(functions, cc)
+    assert planned and all(p.upgrade is not None for p in planned)
+    build = native.start_background(planned, cc)
+    assert build is not None and build.wait(300) and build.succeeded()
+    assert all(p.library.is_file() for p in planned)
+    assert set(build.libraries) == {p.library for p in planned}  # the upgrades are not its
+    deadline = time.monotonic() + 300
+    while (native.upgrades(planned) or list(tmp_path.glob("*.building"))
+           or list(tmp_path.glob(".job-*"))) and time.monotonic() < deadline:
+        # a mark gone without its library would let start_upgrades build it here
+        assert native.upgrades(planned) == [] or native.start_upgrades(planned, cc) is None
+        time.sleep(0.1)
+    assert native.upgrades(planned) == []
+    assert not list(tmp_path.glob("*.building")) and not list(tmp_path.glob(".job-*"))
+    assert [p.flags for p in native.plan(functions, cc)] == [("-O1",)] * len(planned)
+
+
 @pytest.mark.parametrize("threadsafe", [True, False])
 def test_the_plan_made_in_a_thread_is_the_plan_and_its_error_is_raised_by_the_caller(
         threadsafe, monkeypatch, c_compiler):
