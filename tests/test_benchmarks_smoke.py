@@ -98,7 +98,8 @@ def test_rhs_growth_quick_json():
     records = out["records"]
     assert [(r["model"], r["N"]) for r in records] == [("chain", 3), ("chain", 5), ("hand", 21)]
     keys = {"model", "N", "states", "algebraic", "form", "instructions", "loop_instructions",
-            "ode_instructions", "compile_s", "vm_us", "native_us", "native_build_s", "note"}
+            "ode_instructions", "compile_s", "vm_us", "native_us", "native_build_s",
+            "upgrade_build_s", "later_us", "note"}
     for r in records:
         assert set(r) == keys, r
         assert r["form"] in ("ode", "linear loop", "dae")
@@ -106,8 +107,11 @@ def test_rhs_growth_quick_json():
         assert r["instructions"] == r["ode_instructions"] + (r["loop_instructions"] or 0) > 0
         assert r["vm_us"] > 0 and r["compile_s"] > 0
         assert (r["native_us"] is not None) == has_compiler
+        assert (r["later_us"] is not None) == has_compiler
+        assert r["upgrade_build_s"] is None  # small functions: -O1 at once, no upgrade
     assert set(out["fit"]) == {"sizes", "instructions_exponent", "vm_exponent",
-                               "native_exponent", "instructions_ratio", "loop_ratio"}
+                               "native_exponent", "later_exponent", "instructions_ratio",
+                               "loop_ratio"}
     assert out["fit"]["sizes"] == [] and out["fit"]["instructions_ratio"] is None
 
 
