@@ -404,25 +404,28 @@ def _chain(then: list[dict], spec: dict, failed: list[dict]) -> list[dict]:
     jobs not handed on (none where it started; all where this build failed)."""
     if failed:
         return then
-    folder = Path(tempfile.mkdtemp(dir=spec["folder"], prefix=".job-"))
-    moved = {}
-    for k, job in enumerate(then):
-        source = job["function"]
-        if source not in moved:
-            moved[source] = folder / f"{k}.casadi"
-            shutil.copyfile(source, moved[source])
-        job["function"] = str(moved[source])
-    chained = folder / "job.json"
-    chained.write_text(json.dumps({"folder": spec["folder"], "workers": spec.get("workers", 1),
-                                   "jobs": then}))
     detached = {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)} \
         if sys.platform.startswith("win") else {"start_new_session": True}
-    try:
+    folder = None
+    try:  # this builder's own libraries are built: nothing here may report them failed
+        folder = Path(tempfile.mkdtemp(dir=spec["folder"], prefix=".job-"))
+        jobs = [dict(job) for job in then]
+        moved: dict[str, Path] = {}
+        for k, job in enumerate(jobs):
+            source = job["function"]
+            if source not in moved:
+                moved[source] = folder / f"{k}.casadi"
+                shutil.copyfile(source, moved[source])
+            job["function"] = str(moved[source])
+        chained = folder / "job.json"
+        chained.write_text(json.dumps({"folder": spec["folder"],
+                                       "workers": spec.get("workers", 1), "jobs": jobs}))
         subprocess.Popen([sys.executable, __file__, str(chained)], stdin=subprocess.DEVNULL,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          env=dict(os.environ, **{_CHAINED: "1"}), **detached)
-    except OSError:
-        shutil.rmtree(folder, ignore_errors=True)
+    except OSError:  # e.g. the cache folder gone: the upgrades are left to a later run
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
         return then
     return []
 
