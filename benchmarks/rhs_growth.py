@@ -218,8 +218,6 @@ def measure(model: str, n: int, use_native: bool, log) -> dict[str, Any]:
 def wait_for_upgrades(functions: list) -> float | None:
     """Seconds until the background builds of ``functions``' -O1 upgrades
     (``native.start_upgrades``) are done; None where there are none."""
-    from acausal.base.c_compiler import find_c_compiler
-
     pending = native.upgrades(native.plan(functions, find_c_compiler()))
     if not pending:
         return None

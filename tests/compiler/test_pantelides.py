@@ -210,21 +210,24 @@ def test_second_derivative_written_directly():
     assert sol["der(x)"] == pytest.approx(-np.sin(sol.t), abs=1e-7)
 
 
+class TwoRamps(Component):
+    """x' = 1, y' = 1 and a parameter k: symbols to differentiate expressions in."""
+
+    x = Variable()
+    y = Variable()
+    k = Parameter(2.0)
+
+    def equations(self):
+        return [Eq(der(self.x), 1), Eq(der(self.y), 1)]
+
+
 def test_time_derivative_agrees_with_sympy_diff():
     """The node-by-node chain rule gives sympy's total derivative for every kind of node it
     handles itself (sums, products, numeric powers, functions by fdiff, Piecewise) and for
     those it leaves to sympy (a variable exponent, sign)."""
     from acausal.compiler.structure.pantelides import time_derivative
 
-    class Free(Component):
-        x = Variable()
-        y = Variable()
-        k = Parameter(2.0)
-
-        def equations(self):
-            return [Eq(der(self.x), 1), Eq(der(self.y), 1)]
-
-    system = build_equation_system(flatten(Free()))
+    system = build_equation_system(flatten(TwoRamps()))
     x, y, k = sym(system, "x"), sym(system, "y"), system.parameters[0].symbol
     # d/dt with x' = dx, y' = dy as independent symbols: substitute x(t), y(t) into sympy
     xt, yt = sp.Function("X", real=True)(time), sp.Function("Y", real=True)(time)
@@ -250,15 +253,7 @@ def test_a_chain_rule_shared_by_equations_gives_each_its_own_derivative():
     equation's derivative is still the one its own chain rule gives."""
     from acausal.compiler.structure.pantelides import _TimeDerivative, time_derivative
 
-    class Shared(Component):
-        x = Variable()
-        y = Variable()
-        k = Parameter(2.0)
-
-        def equations(self):
-            return [Eq(der(self.x), 1), Eq(der(self.y), 1)]
-
-    system = build_equation_system(flatten(Shared()))
+    system = build_equation_system(flatten(TwoRamps()))
     x, y, k = sym(system, "x"), sym(system, "y"), system.parameters[0].symbol
     shared = sp.sin(x) * k
     residuals = [shared * y - time, shared + y ** 2, sp.cos(shared) * x]
