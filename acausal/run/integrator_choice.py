@@ -31,9 +31,10 @@ the run goes on with BDF. With BDF, ``sigma <= NON_STIFF`` means the step resolv
 mode with a wide margin, so Adams' stability costs nothing there: back to Adams. The gap
 between the two bounds keeps a run from switching back and forth.
 
-On problems of ``sundials.FIXED_POINT_FROM`` (30) unknowns or more, where the compiled driver
-runs, "auto" lets Adams correct by fixed-point iteration (LSODA's functional iteration in its
-non-stiff mode): no Jacobian is built or evaluated, which on a large model is most of a run
+On problems of ``sundials.FIXED_POINT_FROM`` (30) unknowns or more "auto" lets Adams correct
+by fixed-point iteration (LSODA's functional iteration in its non-stiff mode; both drivers run
+it as Newton's iteration on a zero Jacobian, :attr:`.sundials.Problem.fixed_point`): no
+Jacobian is built or evaluated, which on a large model is most of a run
 with Newton's (the 100-link chain's exact 200 x 200 Jacobian: 53-63 s of a run against 6 s
 without it; the 20-link chain's difference quotients: 2 160 of 5 886 right-hand sides). The
 iteration converges only while ``h |lambda|`` stays below about 1, so on a stiff model it holds
@@ -203,7 +204,7 @@ class MethodChoice:
         self.method = "Adams" if self.auto else settings.method
         #: the run's settings with the method CVODE uses now (what :meth:`prepare` hands out);
         #: "auto" lets Adams correct by fixed-point iteration where it applies (30 unknowns or
-        #: more, the compiled driver: Problem.fixed_point) until that iteration fails
+        #: more: Problem.fixed_point) until that iteration fails
         self.settings = dataclasses.replace(settings, method=self.method,
                                             fixed_point=self.auto)
         #: where the fixed-point iteration gave way to Newton's: (t, failures, steps) of the

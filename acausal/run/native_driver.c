@@ -46,7 +46,6 @@ typedef struct _SUNContext *SUNContext;
 typedef struct _generic_N_Vector *N_Vector;
 typedef struct _generic_SUNMatrix *SUNMatrix;
 typedef struct _generic_SUNLinearSolver *SUNLinearSolver;
-typedef struct _generic_SUNNonlinearSolver *SUNNonlinearSolver;
 typedef void (*SUNErrHandlerFn)(int line, const char *func, const char *file, const char *msg,
                                 SUNErrCode err_code, void *err_user_data, SUNContext sunctx);
 typedef int (*CVRhsFn)(sunrealtype t, N_Vector y, N_Vector ydot, void *user_data);
@@ -81,6 +80,8 @@ sunindextype *SUNSparseMatrix_IndexValues(SUNMatrix A);
 sunindextype *SUNSparseMatrix_IndexPointers(SUNMatrix A);
 void SUNMatDestroy(SUNMatrix A);
 SUNLinearSolver SUNLinSol_Dense(N_Vector y, SUNMatrix A, SUNContext sunctx);
+SUNMatrix SUNBandMatrix(sunindextype N, sunindextype mu, sunindextype ml, SUNContext sunctx);
+SUNLinearSolver SUNLinSol_Band(N_Vector y, SUNMatrix A, SUNContext sunctx);
 #ifdef ACAUSAL_SUPERLUMT
 SUNLinearSolver SUNLinSol_SuperLUMT(N_Vector y, SUNMatrix A, int num_threads,
                                     SUNContext sunctx);
@@ -94,9 +95,6 @@ int CVodeSStolerances(void *cvode_mem, sunrealtype reltol, sunrealtype abstol);
 int CVodeSetUserData(void *cvode_mem, void *user_data);
 int CVodeSetLinearSolver(void *cvode_mem, SUNLinearSolver LS, SUNMatrix A);
 int CVodeSetJacFn(void *cvode_mem, CVLsJacFn jac);
-SUNNonlinearSolver SUNNonlinSol_FixedPoint(N_Vector y, int m, SUNContext sunctx);
-SUNErrCode SUNNonlinSolFree(SUNNonlinearSolver NLS);
-int CVodeSetNonlinearSolver(void *cvode_mem, SUNNonlinearSolver NLS);
 int CVodeGetNumSteps(void *cvode_mem, long int *nsteps);
 int CVodeGetNumNonlinSolvIters(void *cvode_mem, long int *nniters);
 int CVodeGetNumNonlinSolvConvFails(void *cvode_mem, long int *nnfails);
@@ -203,7 +201,6 @@ typedef struct {
   N_Vector y, yp, atol, id;
   SUNMatrix A;
   SUNLinearSolver LS;
-  SUNNonlinearSolver NLS; /* CVODE's fixed-point iteration; NULL: Newton's */
   int initialised;
   /* work */
   double t, t_first, t_target; /* the time of an evaluation; the call's start and output */
@@ -385,6 +382,14 @@ static int cv_jac(double t, N_Vector y, N_Vector fy, SUNMatrix J, void *user, N_
   return fill_jacobian(D, J);
 }
 
+/* The zero Jacobian of the fixed-point iteration (acausal_driver_setup): CVODE has zeroed the
+ * matrix before it asks. */
+static int cv_zero_jac(double t, N_Vector y, N_Vector fy, SUNMatrix J, void *user,
+                       N_Vector t1, N_Vector t2, N_Vector t3) {
+  (void)t, (void)y, (void)fy, (void)J, (void)user, (void)t1, (void)t2, (void)t3;
+  return 0;
+}
+
 static int ida_jac(double t, double cj, N_Vector y, N_Vector yp, N_Vector rr, SUNMatrix J,
                    void *user, N_Vector t1, N_Vector t2, N_Vector t3) {
   (void)rr, (void)t1, (void)t2, (void)t3;
@@ -472,7 +477,11 @@ void acausal_driver_callbacks(Driver *D, jacobian_callback jacobian, double *jac
  * (atol_vector != NULL) one per unknown; id (IDA): 1 differential, 0 algebraic;
  * quotients (CVODE, dense): SUNDIALS' own difference-quotient Jacobian (n right-hand sides
  * here, no Python) instead of the exact one from Python; fixed_point (CVODE's Adams): the
- * corrector's fixed-point iteration instead of Newton's, no Jacobian and no linear solve. */
+ * corrector's fixed-point iteration instead of Newton's: Newton's iteration on a zero Jacobian,
+ * whose matrix I - gamma J is the identity, so each correction is gamma f(y) + a - y, the
+ * fixed-point iteration's, and its "linear solve" a diagonal one: the iteration scikit-sundae
+ * runs, and fewer right-hand sides than SUNDIALS' own fixed-point solver (docs/compiler.md,
+ * "Jacobians"). */
 int acausal_driver_setup(Driver *D, int bdf, int quotients, int fixed_point, double rtol,
                          double atol,
                          const double *atol_vector, const double *id, double max_step,
@@ -496,11 +505,10 @@ int acausal_driver_setup(Driver *D, int bdf, int quotients, int fixed_point, dou
     if (!D->yp) return -101;
     memset(N_VGetArrayPointer(D->yp), 0, sizeof(double) * D->n);
   }
-  /* fixed-point iteration solves no linear systems: no matrix and no linear solver (an
-   * unattached SuperLU_MT solver cannot even be freed: it is initialised when attached) */
-  int linear = !(D->kind != KIND_DAE && fixed_point && !bdf);
-  if (!linear) {
-    /* nothing */
+  int zero_jacobian = D->kind != KIND_DAE && fixed_point && !bdf;
+  if (zero_jacobian) { /* a diagonal matrix: a band of width 0 */
+    D->A = SUNBandMatrix(D->n, 0, 0, D->ctx);
+    D->LS = D->A ? SUNLinSol_Band(D->y, D->A, D->ctx) : NULL;
   } else if (D->sparse) {
 #ifdef ACAUSAL_SUPERLUMT
     D->A = SUNSparseMatrix(D->n, D->n, D->jac_nnz > 0 ? D->jac_nnz : 1, CSC_MAT, D->ctx);
@@ -512,7 +520,7 @@ int acausal_driver_setup(Driver *D, int bdf, int quotients, int fixed_point, dou
     D->A = SUNDenseMatrix(D->n, D->n, D->ctx);
     D->LS = D->A ? SUNLinSol_Dense(D->y, D->A, D->ctx) : NULL;
   }
-  if (linear && (!D->A || !D->LS)) return -103;
+  if (!D->A || !D->LS) return -103;
   if (D->kind == KIND_DAE) {
     D->mem = IDACreate(D->ctx);
     if (!D->mem) return -104;
@@ -544,14 +552,12 @@ int acausal_driver_setup(Driver *D, int bdf, int quotients, int fixed_point, dou
     if ((flag = CVodeSetUserData(D->mem, D))) return flag;
     if ((flag = CVodeInit(D->mem, cv_rhs, 0.0, D->y))) return flag;
     if ((flag = CVodeSStolerances(D->mem, rtol, atol))) return flag;
-    if (!linear) {
-      D->NLS = SUNNonlinSol_FixedPoint(D->y, 0, D->ctx);
-      if (!D->NLS) return -103;
-      if ((flag = CVodeSetNonlinearSolver(D->mem, D->NLS))) return flag;
-    } else {
-      if ((flag = CVodeSetLinearSolver(D->mem, D->LS, D->A))) return flag;
-      if (!(quotients && !D->sparse) && (flag = CVodeSetJacFn(D->mem, cv_jac))) return flag;
-    }
+    if ((flag = CVodeSetLinearSolver(D->mem, D->LS, D->A))) return flag;
+    if (zero_jacobian)
+      flag = CVodeSetJacFn(D->mem, cv_zero_jac);
+    else if (!(quotients && !D->sparse))
+      flag = CVodeSetJacFn(D->mem, cv_jac);
+    if (flag) return flag;
     if (D->n_rows + D->watch && (flag = CVodeRootInit(D->mem, D->n_rows + D->watch, cv_roots)))
       return flag;
     if (max_step > 0 && (flag = CVodeSetMaxStep(D->mem, max_step))) return flag;
@@ -625,7 +631,6 @@ void acausal_driver_free(Driver *D) {
       CVodeFree(&D->mem);
   }
   if (D->LS) SUNLinSolFree(D->LS);
-  if (D->NLS) SUNNonlinSolFree(D->NLS);
   if (D->A) SUNMatDestroy(D->A);
   N_Vector vs[4] = {D->y, D->yp, D->atol, D->id};
   for (int i = 0; i < 4; i++)

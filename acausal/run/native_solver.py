@@ -9,8 +9,8 @@ objects in :class:`~.sundials.Problem`: a small C driver (``native_driver.c``, c
 machine into the cache folder of :mod:`.native` and linked against the SUNDIALS libraries that
 scikit-sundae ships) owns the solver and calls the compiled functions directly. Python is
 called back only for the exact Jacobian (CasADi's virtual machine, tens to hundreds of times a
-run; none where Adams takes SUNDIALS' difference quotients, as with scikit-sundae, or corrects
-by fixed-point iteration, which only this driver offers: see :mod:`.integrator_choice`),
+run; none where Adams takes SUNDIALS' difference quotients or corrects by fixed-point
+iteration, as with scikit-sundae: see :mod:`.integrator_choice`),
 for the run loop's watch root function (dynamic state selection) and every
 :data:`~.sundials.PROGRESS_EVERY` right-hand sides: the progress display, and Python code
 running now and then so that the run loop's Ctrl-C handler (Python runs signal handlers only
@@ -32,6 +32,7 @@ import re
 import sys
 import tempfile
 import warnings
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,8 +50,8 @@ from .buffers import Buffered
 KIND_ODE, KIND_DAE, KIND_LOOP = 0, 1, 2
 #: SUNDIALS libraries the driver links with (scikit-sundae's copies) ...
 REQUIRED = ("sundials_core", "sundials_nvecserial", "sundials_sunmatrixdense",
-            "sundials_sunmatrixsparse", "sundials_sunlinsoldense", "sundials_cvode",
-            "sundials_ida")
+            "sundials_sunmatrixsparse", "sundials_sunmatrixband", "sundials_sunlinsoldense",
+            "sundials_sunlinsolband", "sundials_cvode", "sundials_ida")
 #: ... and the sparse direct solver, where the build has it (else sparse problems keep
 #: scikit-sundae, which then has no sparse solver either)
 OPTIONAL = ("sundials_sunlinsolsuperlumt",)
@@ -68,7 +69,6 @@ _WATCH = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)
 _POLL = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_double)
 
 _driver: tuple[ctypes.CDLL | None, str, bool] | None = None  # (library, why not, sparse)
-_build_tried = False  # _driver_built_now has tried (once per process)
 _jobs: dict[tuple, tuple[str, list[str], Path]] = {}  # driver_job by compiler, folder, libraries
 
 
@@ -116,18 +116,6 @@ def driver() -> tuple[ctypes.CDLL | None, str]:
                     "the solver calls the compiled functions through Python callbacks instead "
                     "(the same results, slower on small models).", RuntimeWarning, stacklevel=2)
     return _driver[0], _driver[1]
-
-
-def _driver_built_now() -> ctypes.CDLL | None:
-    """The driver built into the cache now and loaded (``jit="auto"`` on a large problem, see
-    :func:`for_problem`), or None, without a word, where it cannot be (no compiler, no
-    SUNDIALS libraries, a failed build: tried once per process)."""
-    global _build_tried
-    if _build_tried:
-        return None
-    _build_tried = True
-    prepare_driver()
-    return cached_driver()
 
 
 def prepare_driver() -> None:
@@ -225,14 +213,16 @@ def for_problem(problem) -> NativeSolver | None:
     """The compiled driver for ``problem`` (a :class:`~.sundials.Problem`), or None where it
     is not available: no compiled functions, SUNDIALS' libraries not found (:func:`driver`),
     or a sparse problem without the sparse solver. ``jit=True`` builds the driver where it is
-    missing; ``jit="auto"`` loads it from the cache (its background builder makes it), and
-    builds it at once for a sparse problem without compiled functions (below).
+    missing; ``jit="auto"`` loads it from the cache (its background builder makes it).
 
     Without compiled functions, ``jit="auto"`` still drives a run that corrects by fixed-point
     iteration (:attr:`~.sundials.Problem.fixed_point_asked`: 30 unknowns or more) from the
     driver where it is in the cache, calling the virtual machine's functions back
-    (:class:`VirtualMachineFunction`): scikit-sundae has Newton's iteration only, whose
-    Jacobian (exact, or difference quotients where it is dense) is much of such a run."""
+    (:class:`VirtualMachineFunction`): the same iteration as on scikit-sundae (Newton's on a
+    zero Jacobian), without a Python callback per right-hand side. Where the driver is not in
+    the cache the run starts on scikit-sundae at once (building the driver first would cost
+    about a second of the C compiler) and goes over to it when the background builder has
+    made it (:meth:`.tiering.NativeTier.driver_ready`)."""
     functions = problem._native
     if functions is None:
         if problem.mode != "auto" or not problem.fixed_point_asked:
@@ -241,12 +231,9 @@ def for_problem(problem) -> NativeSolver | None:
                      for f, slot in zip(problem.native_functions(), problem._compilable[1])
                      if slot is not None]
     lib = driver()[0] if problem.mode is True else cached_driver()
-    if lib is None and problem._native is None and problem.sparse:
-        # a sparse problem's run on scikit-sundae would first build the exact Jacobian for
-        # Newton's iteration (the 100-link chain's: most of a 77 s first run); the driver
-        # takes about a second to build, once per cache folder
-        lib = _driver_built_now()
-    if lib is None or (problem.sparse and not has_sparse_solver()):
+    # the fixed-point iteration solves diagonal systems only: no sparse solver needed
+    if lib is None or (problem.sparse and not problem.fixed_point_asked
+                       and not has_sparse_solver()):
         return None
     kind = KIND_LOOP if problem.eliminated else (KIND_DAE if problem.is_dae else KIND_ODE)
     f, g = problem._f, problem._g
@@ -254,6 +241,11 @@ def for_problem(problem) -> NativeSolver | None:
             "hold": g.arg["hold"]}
     return NativeSolver(problem, kind, functions, data, problem.settings,
                         len(problem.rows), problem.sparse, problem.n_x)
+
+
+def _remove_file(path: str) -> None:
+    with contextlib.suppress(OSError):
+        os.remove(path)
 
 
 class VirtualMachineFunction:
@@ -392,6 +384,9 @@ class NativeSolver:
         self._message = ctypes.create_string_buffer(2048)
         handle, self._log = tempfile.mkstemp(prefix="acausal-sundials-", suffix=".log")
         os.close(handle)
+        # removed with the solver, or at the latest when the interpreter exits (a solver kept
+        # by a compiled model in a module's globals is never collected before that)
+        weakref.finalize(self, _remove_file, self._log)
         self._log_start = 0  # the log's size when the present call began
         self._t_out = self._y_out = np.zeros(0)
         flag = lib.acausal_driver_setup(
@@ -495,7 +490,3 @@ class NativeSolver:
         handle, self._handle = getattr(self, "_handle", None), None
         if handle:
             self._lib.acausal_driver_free(handle)
-        log = getattr(self, "_log", None)
-        if log:
-            with contextlib.suppress(OSError):
-                os.remove(log)

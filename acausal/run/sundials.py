@@ -9,7 +9,9 @@ generated CasADi functions from its callbacks through CasADi function *buffers*,
 ~0.3 us a call instead of ~20 us for an ordinary call, and give the solvers CasADi's exact
 Jacobians (dense below ``SPARSE_FROM`` unknowns, SuperLU_MT sparse above), built when a solver
 first asks for one: CVODE's Adams on a dense Jacobian takes SUNDIALS' difference quotients
-instead (:attr:`Problem.quotient_jacobian`). With
+instead (:attr:`Problem.quotient_jacobian`), and Adams on 30 unknowns or more corrects by
+fixed-point iteration, which scikit-sundae runs as Newton's on a zero Jacobian
+(:attr:`Problem.fixed_point`). With
 ``simulate(jit=True)`` the SX functions the solver calls at every step are machine code
 (:mod:`.native`) and a compiled driver takes scikit-sundae's place, calling them without Python
 in between (:mod:`.native_solver`, the same SUNDIALS calls); everything else stays the same.
@@ -36,13 +38,17 @@ from .solver_functions import SolverFunctions, linear_in_algebraics
 
 #: Systems with at least this many unknowns use the sparse direct solver (SuperLU_MT).
 SPARSE_FROM = 60
-#: CVODE's Adams in the compiled driver corrects by fixed-point iteration from this many
-#: unknowns on (:attr:`Problem.fixed_point`): below, Newton's iteration with SUNDIALS'
-#: difference quotients (n right-hand sides per Jacobian) costs less than the extra iterations
-#: of the fixed point. Measured on the spatial chain (docs/compiler.md, "Jacobians"): fixed point
-#: takes 12 % more right-hand sides at 16 unknowns and 2 % more at 24, 7 % fewer at 30 and 20 %
-#: fewer at 40; on Van der Pol, the pendulum and the 5-link chain 25-33 % more.
+#: CVODE's Adams corrects by fixed-point iteration from this many unknowns on
+#: (:attr:`Problem.fixed_point`); below, Newton's iteration with SUNDIALS' difference quotients
+#: (n right-hand sides per Jacobian). Measured (docs/compiler.md, "Jacobians"): on the spatial
+#: chain fixed point takes 14 % fewer right-hand sides at 16 unknowns, 20 % fewer at 30 and 34 %
+#: fewer at 40, but 10-20 % more on Van der Pol, the pendulum and the 5-link chain (10 unknowns)
+#: and 80 % more on the 10-mass chain (20 unknowns, mildly stiff), where the quotients are cheap.
 FIXED_POINT_FROM = 30
+#: scikit-sundae's fixed-point iteration (:attr:`Problem.fixed_point`) solves its diagonal
+#: systems as a band of width 0 up to this many unknowns (scikit-sundae keeps an n x n array
+#: for a banded Jacobian: 72 MB here), as a sparse matrix above
+DIAGONAL_BAND_UP_TO = 3000
 #: Internal steps allowed between two output times (a guard against hangs, not a tuning knob).
 MAX_NUM_STEPS = 50_000
 #: RHS/residual calls between two progress reports (checked cheaply in the callback).
@@ -237,6 +243,11 @@ class Problem(SolverFunctions):
         self.interrupted = False
         self.calls = 0
         self.root_calls = 0
+        #: evaluations of the zero Jacobian (scikit-sundae's fixed-point iteration, see
+        #: :attr:`fixed_point`), and (right-hand sides, those evaluations) where the present
+        #: solver call began
+        self.zero_jacobians = 0
+        self._call_began = (0, 0)
         self.progress = None
         self._equilibrated = False
         self._roots = None
@@ -277,15 +288,21 @@ class Problem(SolverFunctions):
 
     @property
     def fixed_point(self) -> bool:
-        """Whether the solver corrects by fixed-point iteration: CVODE's Adams in the compiled
-        driver where the settings allow it, on problems of ``FIXED_POINT_FROM`` (30) unknowns
-        or more. There a Jacobian costs more than the fixed point's extra iterations: SUNDIALS'
-        difference quotients take n right-hand sides each (the 20-link chain: 2 160 of its
-        5 886), and on sparse problems (``SPARSE_FROM``), which the quotients do not serve, the
-        exact Jacobian is the costliest part of the run (the 100-link chain's 200 x 200
-        Jacobian of a 217 000-instruction right-hand side). Smaller problems take the
-        quotients, and scikit-sundae has Newton's iteration only."""
-        return self.driver == "native" and self._solver is not None and self.fixed_point_asked
+        """Whether the solver corrects by fixed-point iteration: CVODE's Adams where the
+        settings allow it, on problems of ``FIXED_POINT_FROM`` (30) unknowns or more. There a
+        Jacobian costs more than the fixed point's extra iterations: SUNDIALS' difference
+        quotients take n right-hand sides each (the 20-link chain: 2 160 of its 5 886), and on
+        sparse problems (``SPARSE_FROM``), which the quotients do not serve, the exact Jacobian
+        is the costliest part of the run (the 100-link chain's 200 x 200 Jacobian of a
+        217 000-instruction right-hand side). Smaller problems take the quotients.
+
+        Both drivers run it as Newton's iteration on a zero Jacobian (scikit-sundae offers
+        Newton's only, and SUNDIALS' own fixed-point solver took more right-hand sides):
+        Newton's matrix ``I - gamma J`` is then the identity and each correction is the
+        fixed-point iteration's, ``y <- y_pred + gamma f(y) - a`` (the same convergence test,
+        at most 3 iterations a step); its "linear solve" is a diagonal one (:meth:`_create`,
+        ``native_driver.c``)."""
+        return self._solver is not None and self.fixed_point_asked
 
     @property
     def fixed_point_asked(self) -> bool:
@@ -297,8 +314,20 @@ class Problem(SolverFunctions):
 
     def corrector_counts(self) -> tuple[int, int, int]:
         """CVODE's steps, nonlinear iterations and nonlinear convergence failures since the
-        present (or last) call of the compiled driver began (see :attr:`fixed_point`)."""
-        return self._solver.statistics()
+        present (or last) solver call began (see :attr:`fixed_point`).
+
+        scikit-sundae does not report them during a call, so for its fixed-point iteration
+        (a zero Jacobian) the right-hand sides stand in for the steps and the iterations (a
+        step takes one or more), and the zero Jacobian's evaluations for the failures: CVODE
+        evaluates the Jacobian again after each convergence failure, otherwise only every 51
+        steps, so a non-stiff run shows a small fraction (below the method test's 5 %:
+        tests/compiler/test_integrator_choice.py) and one whose iteration fails in many steps
+        a large one."""
+        if self.driver == "native":
+            return self._solver.statistics()
+        calls, zero_jacobians = self._call_began
+        rhs = self.calls - calls
+        return rhs, rhs, self.zero_jacobians - zero_jacobians
 
     def last_point(self) -> tuple[float, np.ndarray]:
         """(t, u): the latest point of the solver's that Python sees: the compiled driver's
@@ -330,7 +359,7 @@ class Problem(SolverFunctions):
         self.settings = settings
         self.progress = progress
         self.interrupted = False
-        self.calls = 0
+        self.calls = self.zero_jacobians = 0
         self.root_calls = 0
         self._equilibrated = False
         if self._jac_buffer is not None:  # no Jacobian of an earlier run for the method test
@@ -480,6 +509,22 @@ class Problem(SolverFunctions):
             opts.update(algebraic_idx=list(range(self.n_x, n)))
             return sun.ida.IDA(self._residual_function(), jacfn=self._jacobian_function(),
                                **opts)
+        if self.fixed_point_asked:
+            # fixed-point iteration as Newton's on a zero Jacobian (see fixed_point): a band
+            # matrix of width 0, whose "factorisation" costs n operations (SuperLU_MT's solves
+            # cost far more, even on a diagonal: measured during development); scikit-sundae
+            # keeps a dense n x n array for a banded Jacobian, so the largest problems take the
+            # sparse diagonal
+            if n <= DIAGONAL_BAND_UP_TO:
+                opts.update(linsolver="band", lband=0, uband=0)
+                opts.pop("sparsity", None)
+            else:
+                from scipy.sparse import identity
+
+                opts.update(linsolver="sparse", sparsity=identity(n, format="csc"))
+            return sun.cvode.CVODE(self._residual_function(),
+                                   jacfn=self._zero_jacobian_function(), method=s.method,
+                                   **opts)
         return sun.cvode.CVODE(self._residual_function(),
                                jacfn=None if self.quotient_jacobian else
                                self._jacobian_function(), method=s.method, **opts)
@@ -532,6 +577,13 @@ class Problem(SolverFunctions):
             self.progress(t)
         except KeyboardInterrupt:  # Ctrl-C while drawing: the solver stops at its next step
             self.interrupted = True
+
+    def _zero_jacobian_function(self):
+        me = self
+
+        def zero_jacobian(t, y, yp, jj):  # jj: scikit-sundae's zeros, left as they are
+            me.zero_jacobians += 1
+        return zero_jacobian
 
     def _jacobian_function(self):
         j = self._jac
@@ -626,6 +678,7 @@ class Problem(SolverFunctions):
             out = solver.solve(tspan, u0, up0)
             self._said(out.message)
         else:
+            self._call_began = (self.calls, self.zero_jacobians)
             with self._quiet():
                 out = solver.solve(tspan, u0, up0) if self.is_dae else solver.solve(tspan, u0)
         if not self.eliminated:

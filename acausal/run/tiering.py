@@ -14,15 +14,13 @@ functions. The restart changes the steps after it, so the results agree with a r
 tier to the integration's tolerance, not bit for bit.
 
 One tier lies in between. A model of ``sundials.FIXED_POINT_FROM`` unknowns or more, whose
-Adams corrects by fixed-point iteration in the compiled driver (no Jacobian), is run by that
-driver on the virtual machine's functions where the driver is in the cache
-(:func:`.native_solver.for_problem`). Where it is not (a new cache folder), a sparse problem
-has it built before its first step (about a second, against the exact sparse Jacobian that
-scikit-sundae's Newton iteration would build first); a dense one starts with scikit-sundae (on
-difference quotients), the background builder compiles the driver first (the model's
-right-hand side can take tens of seconds), and the run stops its solver the same way and goes
-on with the driver, still on the virtual machine's functions, until the machine code is ready
-(:meth:`NativeTier.driver_ready`).
+Adams corrects by fixed-point iteration (no Jacobian), is run by the compiled driver on the
+virtual machine's functions where the driver is in the cache
+(:func:`.native_solver.for_problem`): no Python callback per right-hand side. Where it is not
+(a new cache folder), the run starts with scikit-sundae (the same iteration), the background
+builder compiles the driver first (the model's right-hand side can take tens of seconds), and
+the run stops its solver the same way and goes on with the driver, still on the virtual
+machine's functions, until the machine code is ready (:meth:`NativeTier.driver_ready`).
 
 Without a C compiler the run stays in the virtual machine without a word
 (``sol.stats["native_code"]`` says why); a build that fails (or a cache folder that cannot be
@@ -177,11 +175,12 @@ class NativeTier:
             self._say(f"{type(exc).__name__}: {exc}")
 
     def driver_ready(self) -> bool:
-        """Whether the problem, running on scikit-sundae's Newton iteration, would now be driven
-        by the compiled driver on the virtual machine's functions (fixed-point iteration): the
-        driver's library has come into the cache (built first by the background builder) while
-        the model's are not all there yet. True once at most: a problem that the driver does
-        not take after all (:func:`.native_solver.for_problem`) is not stopped again."""
+        """Whether the problem, running on scikit-sundae's fixed-point iteration, would now be
+        driven by the compiled driver on the virtual machine's functions (no Python callback
+        per right-hand side): the driver's library has come into the cache (built first by the
+        background builder) while the model's are not all there yet. True once at most: a
+        problem that the driver does not take after all (:func:`.native_solver.for_problem`)
+        is not stopped again."""
         problem = self.problem
         if self._driver_offered or problem.driver != "scikit-sundae" \
                 or not problem.fixed_point_asked or self._driver is None \

@@ -122,6 +122,41 @@ def test_ida_jacobian_is_machine_code_that_the_driver_calls(monkeypatch, without
     assert_identical(driven, called_back, ["x", "y", "vx", "vy", "lam"])
 
 
+class Chain15(SpatialChain):
+    """The 15-link spatial chain: 30 states, where Adams corrects by fixed-point iteration."""
+
+    def __init__(self, **kw):
+        super().__init__(n=15, **kw)
+
+
+def test_fixed_point_iteration_is_the_same_run_with_either_driver(without_driver, c_compiler):
+    """Both drivers run the fixed-point iteration as Newton's on a zero Jacobian (a band of
+    width 0), so the run is the same bit for bit."""
+    driven, called_back = twin_runs(Chain15, without_driver, 2.0, rtol=1e-8, atol=1e-8)
+    for sol in (driven, called_back):
+        assert sol.stats["method"].endswith("; corrector: fixed-point iteration)")
+    assert_identical(driven, called_back, driven.compiled.state_names)
+
+
+def test_the_drivers_warnings_file_is_removed_when_the_process_ends(c_compiler, tmp_path):
+    """SUNDIALS' warnings file of a solver that lives until the interpreter exits (a compiled
+    model kept in a module's globals) does not stay behind in the temporary folder."""
+    import subprocess
+
+    script = ("from acausal import compile\n"
+              "from test_native_code import CountedOscillator\n"
+              "cs = compile(CountedOscillator())\n"
+              "sol = cs.simulate(1.0, jit=True)\n"
+              "assert sol.stats['driver'] == 'native', sol.stats\n")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    env = dict(os.environ, TMPDIR=str(temp),
+               PYTHONPATH=os.pathsep.join([str(Path(__file__).parent),
+                                           os.environ.get("PYTHONPATH", "")]))
+    subprocess.run([sys.executable, "-c", script], env=env, check=True, timeout=300)
+    assert not list(temp.glob("acausal-sundials-*"))
+
+
 def test_a_linear_loop_solved_by_the_driver(c_compiler):
     """8 links: 14 tear variables, z = -A^-1 b by the driver's LU at every right-hand side."""
     rtol = 1e-10
