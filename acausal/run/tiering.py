@@ -46,9 +46,11 @@ HOT_S = 0.5
 PREDICT_AFTER_S = 0.1
 #: A run that was not hot but spent this long in the virtual machine (the model's runs in this
 #: process together) has its native code built when it ends, for the next run
-#: (:meth:`NativeTier.build_for_later`): the 20-link spatial chain's 5 s take 0.35 s there,
-#: 0.06 s on its machine code (docs/compiler.md, "Tiered native code").
-WARM_S = 0.2
+#: (:meth:`NativeTier.build_for_later`): the 20-link spatial chain's 5 s take about 0.2 s there,
+#: 0.02-0.06 s on its machine code (docs/compiler.md, "Tiered native code"). A run of a tenth of
+#: a second is one a user notices, and the build runs at low priority after it: it costs the
+#: next run nothing, and a run of milliseconds never starts one.
+WARM_S = 0.1
 #: How long a started build is waited for [s] (0: not at all, the run goes on). For tests that
 #: need the switch to happen at a known place, and benchmarks.
 WAIT_FOR_BUILD_S = 0.0
