@@ -28,6 +28,8 @@ from ...language.symbolic import product_of, real_symbol, substituted
 from ..flatten import FlatVariable
 from .system import EquationSystem
 
+_MINUS_ONE = sp.S.NegativeOne
+
 
 @dataclass
 class AliasMap:
@@ -42,23 +44,30 @@ class AliasMap:
 
 
 def _parse_alias(residual: sp.Expr):
-    """Return (a_symbol, b_symbol_or_None, s) for residuals a - s*b or a; else None."""
+    """Return (a_symbol, b_symbol_or_None, s) for residuals a - s*b or a; else None.
+    (Each node's ``args``, a sympy property, is read once: this runs for most equations.)"""
     if residual.is_Symbol:
         return residual, None, 0
-    terms = []
-    if residual.is_Add and len(residual.args) == 2:
+    if residual.is_Add:
         items = residual.args
+        if len(items) != 2:
+            return None
     elif residual.is_Mul:
         items = (residual,)
     else:
         return None
+    terms = []
     for t in items:
         if t.is_Symbol:
             terms.append((t, 1))
-        elif t.is_Mul and len(t.args) == 2 and t.args[0] == -1 and t.args[1].is_Symbol:
-            terms.append((t.args[1], -1))
-        else:
-            return None
+            continue
+        if t.is_Mul:
+            factors = t.args
+            if len(factors) == 2 and factors[1].is_Symbol and \
+                    (factors[0] is _MINUS_ONE or factors[0] == -1):
+                terms.append((factors[1], -1))
+                continue
+        return None
     if len(terms) == 1:
         return terms[0][0], None, 0
     (a, ca), (b, cb) = terms

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from ...base.errors import StructurallySingularError
-from ...language.symbolic import product_of, sum_of
+from ...language.symbolic import product_of, reciprocal, sum_of
 from .checks import listing
 from .matching import maximum_matching
 from .system import EquationSystem
@@ -175,7 +175,14 @@ def _linear_parts(expr: sp.Expr, symbol: sp.Symbol):
         return [], [expr]
     if expr.is_Add:
         a, b = [], []
+        name = symbol.name
         for term in expr.args:
+            if term.is_Symbol:  # most terms of a sum: decided here, without a call
+                if term is symbol or (term.name == name and term == symbol):
+                    a.append(sp.S.One)
+                else:
+                    b.append(term)
+                continue
             parts = _linear_parts(term, symbol)
             if parts is None or parts is _UNKNOWN:
                 return parts
@@ -233,7 +240,7 @@ def linear_solution(residual: sp.Expr, symbol: sp.Symbol) -> tuple[sp.Expr, sp.E
             return sum_of(b_terms), coeff
         solution = product_of([sp.S.NegativeOne, sum_of(b_terms)])
         if coeff is not sp.S.One and coeff != 1:
-            solution = product_of([solution, sp.Pow(coeff, -1, evaluate=False)])
+            solution = product_of([solution, reciprocal(coeff)])
         return solution, coeff
     a = sp.diff(residual, symbol)
     if a == 0 or a.has(symbol):
@@ -260,16 +267,13 @@ def _has_start(system: EquationSystem, v: int) -> bool:
 
 def tear_block(system: EquationSystem, block: Block) -> TornBlock:
     """Explicit assignments where possible; tear variables and residuals for the rest."""
-    result = TornBlock()
-    if len(block.eqs) == 1:
+    if len(block.eqs) == 1:  # most blocks: the lists made at once
         e, v = block.eqs[0], block.vars[0]
         found = linear_solution(system.residuals[e], system.symbols[v])
         if found is not None:
-            result.assignments.append((v, e, found[0]))
-        else:
-            result.tears.append(v)
-            result.residual_eqs.append(e)
-        return result
+            return TornBlock([(v, e, found[0])], [], [])
+        return TornBlock([], [v], [e])
+    result = TornBlock()
 
     in_block = set(block.vars)
     unknown_of = {e: [v for v in system.incidence[e] if v in in_block] for e in block.eqs}
