@@ -24,14 +24,17 @@ def check_structure(system: EquationSystem) -> None:
     """Raise Over/UnderdeterminedError unless every equation and variable can be matched."""
     declared = [v for v in range(system.n_vars) if system.info[v] is not None]
     column = {v: k for k, v in enumerate(declared)}
+    # each variable's column (a derivative counts as its base variable), found once per
+    # variable rather than once per occurrence
+    column_of = [column.get(system.base_var(v)) for v in range(system.n_vars)]
     incidence = []
-    for e in range(system.n_eqs):
-        if not system.incidence[e]:
+    for e, variables in enumerate(system.incidence):
+        if not variables:
             raise OverdeterminedError(
                 "An equation contains no unknowns (it only relates parameters and constants, or "
                 f"it is 0 = 0 after connections):\n  {system.describe_eq(e)}\nRemove it, or make "
                 "it a relation between variables.")
-        incidence.append(sorted({column[system.base_var(v)] for v in system.incidence[e]}))
+        incidence.append(sorted({column_of[v] for v in variables}))
     m = maximum_matching(system.n_eqs, len(declared), incidence, any_perfect=True)
     free_eqs = [e for e in range(system.n_eqs) if m.eq_to_var[e] == -1]
     free_vars = [declared[k] for k in range(len(declared)) if m.var_to_eq[k] == -1]

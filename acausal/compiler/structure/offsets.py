@@ -71,10 +71,12 @@ def substitute_offset_aliases(system: EquationSystem, preference) -> int:
                    if _substitutable(system, v) and v not in done and w not in done]
         if not choices:
             continue
-        v, sv, w, sw = max(choices, key=lambda c: _stays(system, c[0], preference))
+        # one choice (the other variable is a state or its derivative) needs no ranking
+        v, sv, w, sw = choices[0] if len(choices) == 1 else \
+            max(choices, key=lambda c: _stays(system, c[0], preference))
         # sv*v + sw*w + rest = 0 with sv = +-1  ->  v = -sv*(sw*w + rest)
         terms = [_signed(-sv * sw, system.symbols[w]), *[_signed(-sv, r) for r in rest]]
-        negated = [_negated(t) for t in terms]
+        negated: list = []  # the terms negated, made when a term -v first needs them
         symbol = system.symbols[v]
         kept = []
         for e2 in occurrences[v]:
@@ -114,12 +116,14 @@ def _negated(term: sp.Expr) -> sp.Expr:
     """``-term`` unevaluated, a number coefficient negated in place (-x, -c*p)."""
     if term.is_Number:
         return -term
-    if term.is_Mul and term.args[0].is_Number:
-        first = -term.args[0]
-        if first is sp.S.One:
-            rest = term.args[1:]
-            return rest[0] if len(rest) == 1 else sp.Mul._from_args(rest, True)
-        return sp.Mul._from_args((first, *term.args[1:]), True)
+    if term.is_Mul:
+        factors = term.args
+        if factors[0].is_Number:
+            first = -factors[0]
+            if first is sp.S.One:
+                rest = factors[1:]
+                return rest[0] if len(rest) == 1 else sp.Mul._from_args(rest, True)
+            return sp.Mul._from_args((first, *factors[1:]), True)
     return sp.Mul._from_args((sp.S.NegativeOne, term), True)
 
 
@@ -139,7 +143,10 @@ def _is_constant(term: sp.Expr, constant: set) -> bool:
     if term.is_Symbol:
         return term in constant
     if term.is_Mul or term.is_Add or term.is_Pow:
-        return all(_is_constant(arg, constant) for arg in term.args)
+        for arg in term.args:  # a loop, not all() over a generator: this runs for every term
+            if not _is_constant(arg, constant):
+                return False
+        return True
     return False
 
 
@@ -160,12 +167,13 @@ def _parse_offset_alias(system: EquationSystem, residual: sp.Expr, constant: set
             if v is not None:
                 signed.append((v, 1))
                 continue
-        elif term.is_Mul and len(term.args) == 2 and term.args[0] is sp.S.NegativeOne \
-                and term.args[1].is_Symbol:
-            v = index_of.get(term.args[1])
-            if v is not None:
-                signed.append((v, -1))
-                continue
+        elif term.is_Mul:
+            factors = term.args
+            if len(factors) == 2 and factors[0] is sp.S.NegativeOne and factors[1].is_Symbol:
+                v = index_of.get(factors[1])
+                if v is not None:
+                    signed.append((v, -1))
+                    continue
         if not _is_constant(term, constant):
             return None  # a variable in a product, time, a discrete variable...
         rest.append(term)
@@ -176,8 +184,9 @@ def _parse_offset_alias(system: EquationSystem, residual: sp.Expr, constant: set
 
 def _spliced(residual: sp.Expr, symbol: sp.Symbol, terms: list, negated: list) -> sp.Expr:
     """``residual`` with ``symbol`` replaced by the sum of ``terms`` (``negated``: each of them
-    negated), without sympy's evaluation: a term ``+-symbol`` of a sum becomes the (negated)
-    terms, anywhere else the symbol becomes their unevaluated sum."""
+    negated, filled here when first needed: the other equations of the symbol share it),
+    without sympy's evaluation: a term ``+-symbol`` of a sum becomes the (negated) terms,
+    anywhere else the symbol becomes their unevaluated sum."""
     value = sum_of(terms)
     if not residual.is_Add:
         return substituted(residual, {symbol: value})
@@ -191,15 +200,17 @@ def _spliced(residual: sp.Expr, symbol: sp.Symbol, terms: list, negated: list) -
                 out.extend(terms)
             else:
                 out.append(term)
-        elif term.is_Mul and len(term.args) == 2 and term.args[0].is_Number \
-                and term.args[1].is_Symbol:
-            factor = term.args[1]
+        elif term.is_Mul and len(factors := term.args) == 2 and factors[0].is_Number \
+                and factors[1].is_Symbol:
+            factor = factors[1]
             if factor.name != name or factor != symbol:
                 out.append(term)  # another variable or parameter, with a coefficient
-            elif term.args[0] is sp.S.NegativeOne:
+            elif factors[0] is sp.S.NegativeOne:
+                if not negated:
+                    negated.extend(_negated(t) for t in terms)
                 out.extend(negated)
             else:
-                out.extend(product_of([term.args[0], t]) for t in terms)
+                out.extend(product_of([factors[0], t]) for t in terms)
         elif term.is_Number:
             out.append(term)
         else:
