@@ -75,6 +75,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..base.errors import ModelDefinitionError
+from .declarations import Parameter, Variable
 from .model import Connector
 
 __all__ = ["KINDS", "Visual", "check_visual"]
@@ -125,9 +126,13 @@ def _placeable(connector: Any) -> bool:
 
 
 def _vector(value: Any, what: str, where: str) -> tuple[float, float, float]:
-    if type(value) is tuple and len(value) == 3 and all(
-            type(v) is float and math.isfinite(v) for v in value):
-        return value  # already 3 finite floats, as the defaults are: kept as given
+    if type(value) is tuple and len(value) == 3:
+        x, y, z = value
+        # already 3 finite floats, as the defaults are: kept as given (a sum that overflows
+        # takes the general path below, which gives the same numbers)
+        if type(x) is float and type(y) is float and type(z) is float \
+                and math.isfinite(x + y + z):
+            return value
     try:
         numbers = [float(v) for v in value]
     except (TypeError, ValueError):
@@ -144,9 +149,8 @@ def _moving_variable(name: Any, component: Any, where: str, field: str) -> str:
     """The full name (``wheel.phi_roll``) of the scalar variable ``name`` of ``component`` that
     turns a shape (``Visual.spin``) or moves it (``Visual.slide``); a ModelDefinitionError
     naming it otherwise."""
-    from .declarations import Parameter, Variable
-
-    decl = type(component).declarations().get(name) if isinstance(name, str) else None
+    # the class's own table (declarations() copies it)
+    decl = type(component)._class_declarations().get(name) if isinstance(name, str) else None
     if not isinstance(decl, Variable) or isinstance(decl, Parameter) \
             or getattr(decl, "shape", None) not in (None, ()):
         what = "the angle [rad] that turns the shape (e.g. 'phi_roll')" if field == "spin" \
@@ -209,8 +213,23 @@ def check_visual(shape: Any, component: Any, where: str) -> Visual:
         if not any(directions[field_name]):
             raise ModelDefinitionError(f"{where}: Visual {field_name} is the zero vector; give "
                                        "a direction.")
-    return replace(shape, frame=frames[0], frame_b=frames[1],
-                   r_shape=_vector(shape.r_shape, "r_shape", where), **directions,
-                   color=None if shape.color is None else str(shape.color),
-                   trail=bool(shape.trail), spin=spin, slide=slide,
-                   component=component.path, **sizes)
+    return _copy(shape, frame=frames[0], frame_b=frames[1],
+                 r_shape=_vector(shape.r_shape, "r_shape", where), **directions,
+                 color=None if shape.color is None else str(shape.color),
+                 trail=bool(shape.trail), spin=spin, slide=slide,
+                 component=component.path, **sizes)
+
+
+def _copy(shape: Visual, **changes: Any) -> Visual:
+    """``dataclasses.replace(shape, **changes)`` for a checked shape: every field copied, then
+    the changes, into a new frozen instance. ``replace`` reads the dataclass's fields and calls
+    the frozen ``__init__`` (one ``object.__setattr__`` per field), about 4 us, 0.3 us here: a
+    model shows a shape for each of its thousand masses. (Visual has no ``__post_init__`` and
+    no slots: its state is its ``__dict__``; a subclass, which may have either, is replaced.)"""
+    if type(shape) is not Visual:
+        return replace(shape, **changes)
+    new = object.__new__(Visual)
+    state = new.__dict__
+    state.update(shape.__dict__)
+    state.update(changes)
+    return new
