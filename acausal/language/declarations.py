@@ -369,8 +369,11 @@ class BoundVariable:
 
     def scalars(self):
         """(name, symbol, start, guess) for each scalar element."""
-        start = self.decl.get("start")
-        guess = self.decl.get("guess")
+        # both default to None: read from the given fields directly (flattening asks every
+        # variable of a model for its scalars, connectors' twice)
+        given = self.decl._given
+        start = given.get("start")
+        guess = given.get("guess")
         if isinstance(self.value, sp.MatrixBase):
             n = self.value.shape[0]
             starts = _broadcast(start, n, self.name)

@@ -47,6 +47,7 @@ from .declarations import (
     sets_start,
 )
 from .rules import check_rules, class_rules
+from .symbolic import real_symbol
 
 # --------------------------------------------------------------------------------------------
 # Components and connectors
@@ -262,7 +263,8 @@ class Node:
                 object.__setattr__(self, name, symbol)
             elif isinstance(decl, Variable):
                 merged = decl if override is MISSING else decl.merged(override)
-                symbol = make_symbol(full, tuple(merged.get("shape")))
+                shape = merged._given.get("shape")  # most variables are scalars: no shape given
+                symbol = real_symbol(full) if shape is None else make_symbol(full, tuple(shape))
                 depth = full.count(".")  # the depth of the component declaring the variable
                 if override is not MISSING and sets_start(override):
                     depth -= 1  # written by the parent that created the component

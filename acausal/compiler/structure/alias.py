@@ -196,8 +196,10 @@ def eliminate_aliases(system: EquationSystem) -> tuple[EquationSystem, AliasMap]
 
     n = system.n_vars
     members: dict[int, list[tuple[int, int]]] = {}
+    parent = uf.parent
     for v in range(n):
-        root, s = uf.find(v)
+        # a variable that is its class's root (most of them) needs no search
+        root, s = (v, 1) if parent[v] == v else uf.find(v)
         members.setdefault(root, []).append((v, s))
 
     # Choose representatives. A derivative class must contain der(rep of its integral) with
@@ -303,7 +305,9 @@ def _choose_representative(root: int, system: EquationSystem, uf: _SignedUnionFi
         required_sign = s_rep_w * s_w * sw
         cands = [(v, s) for v, s in cands if s == required_sign]
     if cands:
-        v, s = min(cands, key=lambda vs: alias_preference(system, vs[0]))
+        # a class of one (a variable without aliases) needs no ranking
+        v, s = cands[0] if len(cands) == 1 else \
+            min(cands, key=lambda vs: alias_preference(system, vs[0]))
         rep_of_root[root] = (v, s)
     else:
         # No member is der(rep_w) with the right sign: a fresh placeholder is.
@@ -321,7 +325,8 @@ def _merged_info(system: EquationSystem, mems, rep: int, rep_sign: int) -> FlatV
     priority = base.state_priority if base is not None else 0.0
     # member value = (s_m * rep_sign) * rep value; the start written highest up in the
     # hierarchy wins (Modelica's start-value priority), then the representative's
-    for v, s in sorted(mems, key=lambda vs: (vs[0] != rep, vs[0])):
+    ordered = mems if len(mems) == 1 else sorted(mems, key=lambda vs: (vs[0] != rep, vs[0]))
+    for v, s in ordered:
         inf = system.info[v]
         if inf is None:
             continue

@@ -194,6 +194,21 @@ def _linear_parts(expr: sp.Expr, symbol: sp.Symbol):
         if len(args) == 2 and args[0].is_Number and args[1].is_Symbol:  # -x, 2*x: most
             x = args[1]
             return ([args[0]], []) if _same_symbol(x, symbol) else ([], [expr])
+        # factors that are all symbols and numbers (m*a, -d*v_rel): the symbol's factor found
+        # in one loop, without walking each factor
+        found = -1
+        for k, f in enumerate(args):
+            if f.is_Symbol:
+                if _same_symbol(f, symbol):
+                    if found != -1:
+                        return _UNKNOWN  # symbol*symbol: for sympy.diff to decide
+                    found = k
+            elif not f.is_Number:
+                break
+        else:
+            if found == -1:
+                return [], [expr]
+            return [product_of([*args[:found], *args[found + 1:], sp.S.One])], []
         inside = [f for f in args if _mentions(f, symbol)]
         if not inside:
             return [], [expr]
