@@ -348,7 +348,7 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
                     _owned_by(c, comp) else "inside"
                 ends.append((c.path, role))
             a, b = ends
-            if conn.a._signature() != conn.b._signature():
+            if not conn.matched and conn.a._signature() != conn.b._signature():
                 raise ModelDefinitionError(
                     f"connect({conn.a.path}, {conn.b.path}) in {where}: the connectors do not "
                     "match; connect connectors of the same kind.")
@@ -369,9 +369,11 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
         template = templates.lookup(key) if key is not None else None
         if template is not None:
             # a copy of the first instance's equations: the unit check saw them there
-            for expr, display, i, plain, _ in templates.instantiate(template, comp):
-                equations.append(FlatEquation(expr, comp.path, f"equation {i} of {where}",
-                                              display, plain, False))
+            path = comp.path
+            equations.extend([FlatEquation(expr, path, f"equation {i} of {where}", display,
+                                           plain, False)
+                              for expr, display, i, plain, _ in templates.instantiate(template,
+                                                                                      comp)])
         else:
             own = _component_equations(comp, where, var_symbols)
             if key is not None and not templates.known(key):

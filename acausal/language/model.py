@@ -379,8 +379,8 @@ class Connector(Node):
                     "declare connector variables as Potential(...) or Flow(...).")
 
     def _signature(self) -> tuple:
-        return tuple((v.name.rsplit(".", 1)[-1], v.decl.kind, tuple(v.decl.get("shape")))
-                     for v in self._variables)
+        return tuple([(v.name.rpartition(".")[2], v.decl.kind, tuple(v.decl.get("shape")))
+                      for v in self._variables])
 
 
 class Component(Node):
@@ -541,11 +541,14 @@ def _default_inner(root: Component, cls: type) -> Node:
 @dataclass(frozen=True)
 class Connection:
     """A ``connect(a, b)`` statement, as returned by :meth:`Component.connections`; ``site``:
-    where it was written (quoted when it connects a part that is not in the model)."""
+    where it was written (quoted when it connects a part that is not in the model);
+    ``matched``: :func:`connect` compared the two connectors' variables already (both were
+    bound), so flattening need not compare them again."""
 
     a: Connector
     b: Connector
     site: CallSite | None = field(default=None, compare=False, repr=False)
+    matched: bool = field(default=False, compare=False, repr=False)
 
 
 def connect(a: Connector, b: Connector) -> Connection:
@@ -563,12 +566,13 @@ def connect(a: Connector, b: Connector) -> Connection:
         where = a._path if a._path is not None else type(a).__name__
         raise ModelDefinitionError(f"connect({where}, {where}) connects a connector with itself, "
                                    "which states nothing: connect it to another connector.")
-    if a._path is not None and b._path is not None and a._signature() != b._signature():
+    matched = a._path is not None and b._path is not None
+    if matched and a._signature() != b._signature():
         raise ModelDefinitionError(
             f"connect({a.path}, {b.path}): the connectors do not match "
             f"({type(a).__name__} has {[s[0] for s in a._signature()]}, {type(b).__name__} has "
             f"{[s[0] for s in b._signature()]}); connect connectors of the same kind.")
-    return Connection(a, b, call_site())
+    return Connection(a, b, call_site(), matched)
 
 
 def unbound_connector_message(where: str, conn: Connection, connector: Connector) -> str:

@@ -283,6 +283,10 @@ def residual(lhs: sp.Expr, rhs: sp.Expr) -> sp.Expr:
     dominates flattening of large models. When the two sides share a symbol the terms may cancel,
     so the evaluated subtraction is used; otherwise the terms are simply concatenated.
     """
+    if isinstance(lhs, sp.Symbol) and isinstance(rhs, sp.Symbol) and lhs != rhs:
+        # two different symbols (every equality of a connection): the general path's result,
+        # without its conversions and symbol sets
+        return sum_of([lhs, _negated(rhs)])
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     if rhs is sp.S.Zero:  # identity checks only: .is_zero would ask the assumption system
         return lhs

@@ -98,13 +98,15 @@ class TemplateCache:
                     return None
                 rel = node._path[len(prefix):] if node is not comp else ""
                 declared = node._class_declarations()
-                attrs = tuple((name, _canonical(value, prefix))
-                              for name, value in vars(node).items()
-                              if name not in _BINDING_ATTRIBUTES
-                              and not ((name in declared or name in node._instance_decls)
-                                       and isinstance(value, (sp.Basic, sp.MatrixBase))))
-                names = tuple((b.name[len(prefix):], _shape(b.value))
-                              for b in (*node._variables, *node._parameters))
+                own = node._instance_decls
+                # list comprehensions, not generators: this runs for every node of a model
+                attrs = tuple([(name, _canonical(value, prefix))
+                               for name, value in vars(node).items()
+                               if name not in _BINDING_ATTRIBUTES
+                               and not ((name in declared or name in own)
+                                        and isinstance(value, (sp.Basic, sp.MatrixBase)))])
+                names = tuple([(b.name[len(prefix):], _shape(b.value))
+                               for b in (*node._variables, *node._parameters)])
                 parts.append((rel, type(node), attrs, names))
         except _Unshared:
             return None
