@@ -365,10 +365,11 @@ def expression_atoms(expr: sp.Basic) -> tuple[list, list]:
     symbols, derivatives = [], []
     stack = [expr]
     seen: set[int] = set()
+    pop, push, found = stack.pop, stack.extend, symbols.append  # bound once: every node
     while stack:
-        node = stack.pop()
+        node = pop()
         if node.is_Symbol:
-            symbols.append(node)
+            found(node)
         elif isinstance(node, der):
             derivatives.append(node)
         else:
@@ -377,7 +378,7 @@ def expression_atoms(expr: sp.Basic) -> tuple[list, list]:
                 key = id(node)
                 if key not in seen:
                     seen.add(key)
-                    stack.extend(args)
+                    push(args)
     return symbols, derivatives
 
 

@@ -183,12 +183,13 @@ def eliminate_aliases(system: EquationSystem) -> tuple[EquationSystem, AliasMap]
     """Return the reduced system (variables renumbered) and the map from old variables."""
     uf = _SignedUnionFind(system)
     kept_eqs: list[int] = []
-    for e in range(system.n_eqs):
-        parsed = _parse_alias(system.residuals[e]) if len(system.incidence[e]) <= 2 else None
+    index_of = system.index_of
+    for e, (residual, variables) in enumerate(zip(system.residuals, system.incidence)):
+        parsed = _parse_alias(residual) if len(variables) <= 2 else None
         if parsed is not None:
             a_sym, b_sym, s = parsed
-            a = system.index_of.get(a_sym)
-            b = uf.zero if b_sym is None else system.index_of.get(b_sym)
+            a = index_of.get(a_sym)
+            b = uf.zero if b_sym is None else index_of.get(b_sym)
             if a is not None and b is not None and uf.can_union(a, b):
                 uf.union(a, b, s)
                 continue
@@ -259,14 +260,15 @@ def eliminate_aliases(system: EquationSystem) -> tuple[EquationSystem, AliasMap]
                              eq_to_diff=[], diff_to_eq=[], parameters=system.parameters)
     reduced.index_of = {s: i for i, s in enumerate(symbols)}
     everywhere: dict | None = None  # every replacement, by symbol
+    target, old_symbols = amap.target, system.symbols
     for e in kept_eqs:
         residual = system.residuals[e]
         old_vars = system.incidence[e]
-        targets = [amap.target[v] for v in old_vars]
+        targets = [target[v] for v in old_vars]
         if -1 not in targets and len(set(targets)) == len(targets):
             # Distinct variables stay distinct (none becomes zero): a renaming, nothing can
             # cancel, and the new incidence follows from the old one.
-            renaming = {system.symbols[v]: replacement[v] for v in old_vars
+            renaming = {old_symbols[v]: replacement[v] for v in old_vars
                         if replacement[v] is not None}
             if renaming:
                 residual = substituted(residual, renaming)

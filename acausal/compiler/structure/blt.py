@@ -44,9 +44,11 @@ class TornBlock:
 
 def blt(system: EquationSystem, unknowns: list[int]) -> list[Block]:
     """Blocks of the system for ``unknowns`` (all other variables are known), in solve order."""
-    column = {v: k for k, v in enumerate(unknowns)}
-    incidence = [[column[v] for v in system.incidence[e] if v in column]
-                 for e in range(system.n_eqs)]
+    column = [-1] * system.n_vars  # each unknown's column, -1 for a known variable
+    for k, v in enumerate(unknowns):
+        column[v] = k
+    incidence = [[column[v] for v in variables if column[v] != -1]
+                 for variables in system.incidence]
     m = maximum_matching(system.n_eqs, len(unknowns), incidence)
     free_eqs = [e for e in range(system.n_eqs) if m.eq_to_var[e] == -1]
     if free_eqs or len(unknowns) != system.n_eqs:

@@ -183,13 +183,15 @@ def _pick_whole_groups(a: np.ndarray, priorities: list[float], m: int) -> list[i
 def _jacobian_function(system: EquationSystem, eqs: list[int], cands: list[int], params: dict):
     """CasADi function (values of the involved variables, t) -> d eqs / d cands (sparse)."""
     involved = sorted({v for e in eqs for v in system.incidence[e]} | set(cands))
-    syms = {system.symbols[v]: ca.SX.sym(f"v{v}") for v in involved}
+    # one symbol vector split into its elements: a named SX symbol per variable costs about
+    # 5 us to create (and the function's input would be their concatenation)
+    args = ca.SX.sym("v", len(involved))
+    syms = dict(zip([system.symbols[v] for v in involved], ca.vertsplit(args)))
     t = ca.SX.sym("t")
     # the parameters are looked up, not copied: one level can hold thousands of equations
     tr = Translator(ChainMap(syms, {time: t}, params))
     res = ca.vertcat(*[tr(system.residuals[e]) for e in eqs])
     zs = ca.vertcat(*[syms[system.symbols[v]] for v in cands])
-    args = ca.vertcat(*[syms[system.symbols[v]] for v in involved])
     return ca.Function("dummy_jacobian", [args, t], [ca.jacobian(res, zs)]), involved
 
 

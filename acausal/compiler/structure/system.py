@@ -108,11 +108,16 @@ class EquationSystem:
     def incidence_of(self, residual: sp.Expr, where: str, symbols=None) -> list[int]:
         """Sorted variables of ``residual`` (``symbols``: its symbols, when already known)."""
         inc = set()
+        index_of = self.index_of
+        parameters = None  # the parameter set, read at the first symbol that is no variable
         for s in (residual.free_symbols if symbols is None else symbols):
-            v = self.index_of.get(s)
+            v = index_of.get(s)
             if v is not None:
                 inc.add(v)
-            elif s is not time and s not in self._param_set:
+                continue
+            if parameters is None:
+                parameters = self._param_set
+            if s is not time and s not in parameters:
                 raise ModelDefinitionError(
                     f"{where} uses '{s}', which is neither a variable nor a parameter of this "
                     "model." + did_you_mean(str(s), [x.name for x in self.symbols])
