@@ -322,6 +322,8 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
     # each component as its errors name it, made once (five loops below report by it)
     described = [(comp, _describe_component(comp)) for comp in components]
     for comp, where in described:
+        if not _declares(comp, "connections"):
+            continue
         with _user_code(where, "connections"):
             connections = list(_iter_relations(comp.connections()))
         for conn in connections:
@@ -381,15 +383,19 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
             equations.extend(FlatEquation(expr, comp.path, f"equation {i} of {where}", display,
                                           plain, checked)
                              for expr, display, i, plain, checked in own)
-        with _user_code(where, "initial_equations"):
-            for i, item in enumerate(_iter_relations(comp.initial_equations()), start=1):
-                label = f"initial equation {i} of {where}"
-                checked = not isinstance(item, UnitFree)
-                for expr, display in _to_residuals(item if checked else item.relation, label):
-                    initial.append(FlatEquation(expr, comp.path, label, display,
-                                                check_units=checked))
-        with _user_code(where, "events"):
-            clauses = list(comp.events() or ())
+        if _declares(comp, "initial_equations"):
+            with _user_code(where, "initial_equations"):
+                for i, item in enumerate(_iter_relations(comp.initial_equations()), start=1):
+                    label = f"initial equation {i} of {where}"
+                    checked = not isinstance(item, UnitFree)
+                    for expr, display in _to_residuals(item if checked else item.relation,
+                                                       label):
+                        initial.append(FlatEquation(expr, comp.path, label, display,
+                                                    check_units=checked))
+        clauses = []
+        if _declares(comp, "events"):
+            with _user_code(where, "events"):
+                clauses = list(comp.events() or ())
         for i, when in enumerate(clauses, start=1):
             if not isinstance(when, When):
                 raise ModelDefinitionError(f"{where}.events() returned {when!r}: return When(...) "
@@ -439,6 +445,14 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
     return flat
 
 
+def _declares(comp: Component, method: str) -> bool:
+    """Whether ``comp`` has a ``method`` of its own (of its class, or set on the instance)
+    rather than Component's, which returns nothing: the default is not called (most parts have
+    no connections, initial equations, events, monitors or shapes, and a model can have
+    thousands of parts)."""
+    return getattr(type(comp), method) is not getattr(Component, method) or method in vars(comp)
+
+
 def _monitors(described: list[tuple[Component, str]], variables: list, parameters: list
               ) -> list[StuckMonitor]:
     """The checked ``monitors()`` of every component (plain data with sympy expressions of
@@ -446,6 +460,8 @@ def _monitors(described: list[tuple[Component, str]], variables: list, parameter
     known: set[str] | None = None  # made for the first monitor: most models have none
     out = []
     for comp, where in described:
+        if not _declares(comp, "monitors"):
+            continue
         with _user_code(where, "monitors"):
             for m in comp.monitors() or ():
                 if known is None:
@@ -460,6 +476,8 @@ def _visuals(described: list[tuple[Component, str]]) -> list[Visual]:
     paths. Plain data: kept by the compiled model for the viewer (``Solution.view``)."""
     out = []
     for comp, where in described:
+        if not _declares(comp, "visual_shapes"):
+            continue
         with _user_code(where, "visual_shapes"):
             shapes = list(comp.visual_shapes() or ())
             out.extend(check_visual(shape, comp, where) for shape in shapes)

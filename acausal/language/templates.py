@@ -175,7 +175,9 @@ def _add_recipe(expr: sp.Basic, position: dict, recipe: list) -> bool:
     A recipe is the tree in postfix order: an ``int`` stands for the symbol at that position
     of the instance's symbol list (``position``: the template's symbols, found by equality, so
     that an equal copy of a symbol, which sympy's cache may hand out, counts too), a tuple
-    ``(node, n)`` for ``node`` rebuilt from the last ``n`` values, anything else for itself (a
+    ``(node, n, sum_class)`` for ``node`` rebuilt from the last ``n`` values (``sum_class``:
+    for a sum, its class and commutativity, read here once; a sum is rebuilt as
+    :func:`~.symbolic.rebuilt` would, without its dispatch), anything else for itself (a
     number, ``time``, a sub-tree without renamed symbols)."""
     if expr.is_Symbol:
         k = position.get(expr)
@@ -193,7 +195,7 @@ def _add_recipe(expr: sp.Basic, position: dict, recipe: list) -> bool:
         del recipe[start:]
         recipe.append(expr)
         return False
-    recipe.append((expr, len(args)))
+    recipe.append((expr, len(args), (expr.func, expr.is_commutative) if expr.is_Add else None))
     return True
 
 
@@ -206,10 +208,13 @@ def _run_recipe(recipe: list, symbols: list) -> sp.Basic:
         if kind is int:
             push(symbols[step])
         elif kind is tuple:
-            node, n = step
+            node, n, sum_class = step
             args = tuple(stack[-n:])
             del stack[-n:]
-            push(rebuilt(node, args))
+            if sum_class is None:
+                push(rebuilt(node, args))
+            else:
+                push(sum_class[0]._from_args(args, sum_class[1]))
         else:
             push(step)
     return stack[0]
