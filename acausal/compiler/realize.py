@@ -80,14 +80,17 @@ def _generate(flat, system: EquationSystem, aliases, dummies, states, blocks, cl
     alg_labels: list[str] = []
     global_tr = Translator(values)
     reports: list[EliminationReport] = []
-    samples = _Samples(flat, system, states, t, x, p)
+    samples = None  # made for the first large linear block (its draws are seeded)
+    symbols = system.symbols
     for block in blocks:
         torn = tear_block(system, block)
         if not torn.tears:
             for v, _, expr in torn.assignments:
-                values[system.symbols[v]] = global_tr(expr)
+                values[symbols[v]] = global_tr(expr)
             continue
         if len(torn.tears) > MAX_SYMBOLIC_LINEAR_LOOP and ELIMINATE_LINEAR_BLOCKS:
+            if samples is None:
+                samples = _Samples(flat, system, states, t, x, p)
             eliminated = _eliminate_linear_block(system, block, values, samples, z_syms,
                                                   algebraics, len(torn.tears))
             if eliminated is not None:

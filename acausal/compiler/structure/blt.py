@@ -256,7 +256,8 @@ def linear_solution(residual: sp.Expr, symbol: sp.Symbol) -> tuple[sp.Expr, sp.E
         if coeff is sp.S.NegativeOne:  # -x + b = 0 (most equations): x = b
             return sum_of(b_terms), coeff
         solution = product_of([sp.S.NegativeOne, sum_of(b_terms)])
-        if coeff is not sp.S.One and coeff != 1:
+        # only a number can equal 1 (sympy compares structurally; != costs a conversion)
+        if coeff is not sp.S.One and (not coeff.is_Number or coeff != 1):
             solution = product_of([solution, reciprocal(coeff)])
         return solution, coeff
     a = sp.diff(residual, symbol)
