@@ -23,7 +23,7 @@ import sympy as sp
 
 from ..base.errors import AcausalError, ModelDefinitionError, UnconnectedConnectorError
 from ..language.connection_graph import Loop, build_connection_graph
-from ..language.declarations import BoundVariable, Input, Parameter
+from ..language.declarations import BoundParameter, BoundVariable, Input, Parameter
 from ..language.events import When, assign
 from ..language.model import Component, Connection, Connector, Node, unbound_connector_message
 from ..language.monitors import StuckMonitor, check_monitor
@@ -298,16 +298,7 @@ def flatten(model: Component, share_templates: bool = True) -> FlatSystem:
                 continue
             variables.extend(_flat_variables(bv, node, fields))
         for bp in node._parameters:
-            scalars = bp.scalars()
-            units = element_units(bp.decl.unit, len(scalars), bp.name)
-            for (name, symbol, value), unit in zip(scalars, units):
-                parameters.append(FlatParameter(name, symbol, value, unit,
-                                                bp.decl.description, node.path,
-                                                min=bp.decl.min, max=bp.decl.max,
-                                                min_exclusive=bp.decl.min_exclusive,
-                                                max_exclusive=bp.decl.max_exclusive,
-                                                is_input=isinstance(bp.decl, Input),
-                                                fixed=getattr(bp.decl, "fixed", True)))
+            parameters.extend(_flat_parameters(bp, node, fields))
 
     equations: list[FlatEquation] = []
     initial: list[FlatEquation] = []
@@ -608,24 +599,45 @@ def _check_condition(condition: Any, label: str, discrete: set) -> None:
             "relations).")
 
 
-def _flat_variables(bv: BoundVariable, node: Node, fields: dict) -> list[FlatVariable]:
-    """The scalar FlatVariables of ``bv``. ``fields``: what the flattening read of each
-    declaration so far (the identical parts of a model share their class's declarations, and
-    reading one costs a dozen look-ups)."""
-    d = bv.decl
-    scalars = bv.scalars()
+def _declaration_fields(bound: BoundVariable | BoundParameter, fields: dict, read) -> tuple:
+    """``(scalars, known)``: the scalars of ``bound`` and what ``read(declaration, n)`` gives
+    for its declaration and element count, read once per declaration. ``fields``: what the
+    flattening read of each declaration so far (the identical parts of a model share their
+    class's declarations, and reading one costs a dozen look-ups)."""
+    d = bound.decl
+    scalars = bound.scalars()
     key = (id(d), len(scalars))
     known = fields.get(key)
     if known is None:
-        known = fields[key] = (
-            element_units(d.get("unit"), len(scalars), bv.name), bool(d.get("fixed")),
-            d.get("description"), float(d.get("state_priority")),
-            _nominal(d.get("nominal"), node, bv), d)  # d: kept alive while its id is a key
-    units, fixed, description, priority, nominal, _ = known
+        known = fields[key] = (*read(d, len(scalars)), d)  # d: alive while its id is a key
+    return scalars, known
+
+
+def _flat_variables(bv: BoundVariable, node: Node, fields: dict) -> list[FlatVariable]:
+    """The scalar FlatVariables of ``bv`` (``fields``: see :func:`_declaration_fields`)."""
+    scalars, (units, fixed, description, priority, nominal, d) = _declaration_fields(
+        bv, fields, lambda d, n: (element_units(d.get("unit"), n, bv.name),
+                                  bool(d.get("fixed")), d.get("description"),
+                                  float(d.get("state_priority")),
+                                  _nominal(d.get("nominal"), node, bv)))
     path, kind, depth = node.path, d.kind, bv.start_depth
     return [FlatVariable(name, symbol, start, fixed, guess, units[k], description, priority,
                          path, kind, nominal[k] if isinstance(nominal, list) else nominal, depth)
             for k, (name, symbol, start, guess) in enumerate(scalars)]
+
+
+def _flat_parameters(bp: BoundParameter, node: Node, fields: dict) -> list[FlatParameter]:
+    """The scalar FlatParameters of ``bp`` (``fields``: see :func:`_declaration_fields`)."""
+    scalars, (units, description, low, high, is_input, fixed, low_excl, high_excl, _) = \
+        _declaration_fields(bp, fields, lambda d, n: (
+            element_units(d.unit, n, bp.name), d.description, d.min, d.max,
+            isinstance(d, Input), getattr(d, "fixed", True), d.min_exclusive,
+            d.max_exclusive))
+    path = node.path
+    # positional: the fields in FlatParameter's order (discrete False, follows None)
+    return [FlatParameter(name, symbol, value, units[k], description, path, False, None, low,
+                          high, is_input, fixed, low_excl, high_excl)
+            for k, (name, symbol, value) in enumerate(scalars)]
 
 
 def element_units(unit: Any, n: int, name: str) -> list:

@@ -26,7 +26,8 @@ def check_structure(system: EquationSystem) -> None:
     column = {v: k for k, v in enumerate(declared)}
     # each variable's column (a derivative counts as its base variable), found once per
     # variable rather than once per occurrence
-    column_of = [column.get(system.base_var(v)) for v in range(system.n_vars)]
+    column_of = [column.get(v if integral == -1 else system.base_var(v))
+                 for v, integral in enumerate(system.diff_to_var)]
     incidence = []
     for e, variables in enumerate(system.incidence):
         if not variables:

@@ -211,16 +211,16 @@ def _karp_sipser(n_eqs: int, n_vars: int, incidence: Sequence[Sequence[int]]) ->
     incidence = list(incidence)
     eqs_of: list[list[int]] = [[] for _ in range(n_vars)]
     last = [-1] * n_vars
-    for e in range(n_eqs):
-        inc = incidence[e]
+    for e, inc in enumerate(incidence):
+        repeated = False
         for v in inc:
             if last[v] == e:
-                inc = list(dict.fromkeys(inc))
-                incidence[e] = inc
-                break
+                repeated = True
+                continue
             last[v] = e
-        for v in inc:
             eqs_of[v].append(e)
+        if repeated:
+            incidence[e] = list(dict.fromkeys(inc))
     eq_degree = [len(inc) for inc in incidence]
     var_degree = [len(es) for es in eqs_of]
     eq_done = [False] * n_eqs
