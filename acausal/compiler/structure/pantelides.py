@@ -52,6 +52,8 @@ class _TimeDerivative:
         self.done: dict[sp.Basic, sp.Expr] = {}
 
     def d(self, e: sp.Basic) -> sp.Expr:
+        if e.is_Symbol or e.is_Number:  # a leaf's derivative is a look-up: nothing to keep
+            return self.derive(e)
         found = self.done.get(e)
         if found is None:
             found = self.done[e] = self.derive(e)

@@ -187,11 +187,17 @@ def build_equation_system(flat: FlatSystem) -> EquationSystem:
         seen: set = set()
         dup = [v.name for v in flat.variables if v.symbol in seen or seen.add(v.symbol)]
         raise ModelDefinitionError(f"Variables declared twice: {dup}.")
+    # the equations' lists filled here at once (add_equation's five appends per equation)
+    residuals, incidence = system.residuals, system.incidence
     for eq in flat.equations:
         residual = eq.residual
         symbols, derivatives = expression_atoms(residual)
         if derivatives:
             residual = replace_derivatives(system, residual, eq.label, derivatives)
             symbols = expression_atoms(residual)[0]
-        system.add_equation(residual, eq, system.incidence_of(residual, eq.label, symbols))
+        incidence.append(system.incidence_of(residual, eq.label, symbols))
+        residuals.append(residual)
+    system.sources.extend(flat.equations)
+    system.eq_to_diff.extend([-1] * len(residuals))
+    system.diff_to_eq.extend([-1] * len(residuals))
     return system
