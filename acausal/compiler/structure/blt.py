@@ -185,6 +185,15 @@ def _linear_parts(expr: sp.Expr, symbol: sp.Symbol):
                 else:
                     b.append(term)
                 continue
+            if term.is_Mul:  # -x, 2*x: as the product's own case below, without a call
+                factors = term.args
+                if len(factors) == 2 and factors[0].is_Number and factors[1].is_Symbol:
+                    x = factors[1]
+                    if x is symbol or (x.name == name and x == symbol):
+                        a.append(factors[0])
+                    else:
+                        b.append(term)
+                    continue
             parts = _linear_parts(term, symbol)
             if parts is None or parts is _UNKNOWN:
                 return parts
