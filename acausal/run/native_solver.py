@@ -220,9 +220,9 @@ def for_problem(problem) -> NativeSolver | None:
     driver where it is in the cache, calling the virtual machine's functions back
     (:class:`VirtualMachineFunction`): the same iteration as on scikit-sundae (Newton's on a
     zero Jacobian), without a Python callback per right-hand side. Where the driver is not in
-    the cache the run starts on scikit-sundae at once (building the driver first would cost
-    about a second of the C compiler) and goes over to it when the background builder has
-    made it (:meth:`.tiering.NativeTier.driver_ready`)."""
+    the cache the run starts on scikit-sundae at once (building the driver first would make
+    it wait for the C compiler) and goes over to it when the background builder has made it
+    (:meth:`.tiering.NativeTier.driver_ready`)."""
     functions = problem._native
     if functions is None:
         if problem.mode != "auto" or not problem.fixed_point_asked:
