@@ -355,12 +355,6 @@ class _Probe:
         lower = [(i, k) for i, k in col[c].items() if i != r]
         others = [(j, k) for j, k in pivot_row.items() if j != c]
         targets = [row[i].get(j, -1) for i, _ in lower for j, _ in others]
-        changed: set[int] = set(pivot_row)
-        for i, _ in lower:
-            changed.update(row[i])
-        changed.discard(c)
-        self._changed = changed
-        self._rewritten = [j for j, _ in others]  # the columns whose entries the step changes
         self.alive_rows.discard(r)
         self.alive_cols.discard(c)
         for j, _ in others:
@@ -368,11 +362,18 @@ class _Probe:
         self._current[c] = None
         return pivot_row[c], lower, others, targets
 
-    def end(self, r: int, c: int, lower: list, dropped: list[tuple[int, int]],
+    def end(self, r: int, c: int, lower: list, others: list, dropped: list[tuple[int, int]],
             created: list[tuple[int, int, int]]) -> None:
-        """Record the step: the entries that cancelled (row, column) leave the structure, the
-        new ones (row, column, entry) enter it; the changed columns are looked at again."""
+        """Record the step (``lower``, ``others``: as :meth:`begin` gave them): the entries
+        that cancelled (row, column) leave the structure, the new ones (row, column, entry)
+        enter it; the changed columns are looked at again."""
         row, col = self.row, self.col
+        # the columns of the pivot row and of the rows it updated: their counts or pivots
+        # change (the entries that cancel or appear are in the pivot row's columns)
+        changed: set[int] = set(row[r])
+        for i, _ in lower:
+            changed.update(row[i])
+        changed.discard(c)
         for i, j in dropped:
             del row[i][j]
             del col[j][i]
@@ -385,10 +386,10 @@ class _Probe:
         col[c] = {}
         row[r] = {}
         self.steps.append((r, c, dropped))
-        for j in self._rewritten:
+        for j, _ in others:  # the columns whose entries the step rewrote
             self._safe.pop(j, None)
         best_of, current, heap, key = self._best, self._current, self._heap, self._key
-        for j in self._changed:
+        for j in changed:
             best_of.pop(j, None)
             current[j] = key(j)
             heapq.heappush(heap, current[j])
@@ -461,7 +462,7 @@ def _eliminate(chosen: list[tuple[_Probe, tuple[int, int, bool]]]) -> None:
             p, q = divmod(new_list[at_new] - start, width)
             created.append((lower[p][0], others[q][0], first + at_new))
             at_new += 1
-        probe.end(r, c, lower, dropped, created)
+        probe.end(r, c, lower, others, dropped, created)
         start = end
 
 
